@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+
+/** The one query interface of the service: parameterised SQL in, typed rows out. */
+export interface Db {
+  readonly kind: 'postgres' | 'embedded';
+  /** Runs a parameterised statement as a named prepared statement (parsed once per connection). */
+  query<R>(text: string, values?: readonly unknown[]): Promise<R[]>;
+  /** Runs SQL text without parameters (may hold several statements); for migrations and admin work. */
+  exec(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Any failure of the database (connection, timeout, SQL error): answered 503 by the HTTP layer. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`database error: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
+
+const statementNames = new Map<string, string>();
+
+/** A stable statement name per SQL text, so every connection prepares each statement once. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `cqs_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
+export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
+  return {
+    kind,
+    async query<R>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+      try {
+        const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
+        return result.rows as R[];
+      } catch (err) {
+        throw new DatabaseUnavailableError(err);
+      }
+    },
+    async exec(text: string): Promise<void> {
+      try {
+        await pool.query(text);
+      } catch (err) {
+        throw new DatabaseUnavailableError(err);
+      }
+    },
+    async close() {
+      await pool.end();
+      await onClose();
+    },
+  };
+}

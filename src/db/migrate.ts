@@ -1,0 +1,50 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface Migration {
+  version: string;
+  file: string;
+}
+
+export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_.*\.sql$/.test(f))
+    .sort()
+    .map((file) => ({ version: file.slice(0, 4), file: join(dir, file) }));
+}
+
+export interface MigrationResult {
+  applied: string[];
+  /** Set when the database already holds a mirror node schema that this service did not create. */
+  foreignSchema: boolean;
+}
+
+/**
+ * Creates the mirror node schema in a database this service owns. A database whose schema was made
+ * by the mirror node importer (tables present, no migration table of ours) is left untouched.
+ */
+export async function migrate(db: Db): Promise<MigrationResult> {
+  const [state] = await db.query<{ ours: boolean; entity: boolean }>(
+    `select to_regclass('public.cqs_schema_migration') is not null as ours,
+            to_regclass('public.entity') is not null as entity`,
+  );
+  if (!state!.ours && state!.entity) return { applied: [], foreignSchema: true };
+  await db.exec(`create table if not exists cqs_schema_migration (
+    version text primary key,
+    applied_at timestamptz not null default now())`);
+  const done = new Set(
+    (await db.query<{ version: string }>('select version from cqs_schema_migration')).map((r) => r.version),
+  );
+  const applied: string[] = [];
+  for (const migration of listMigrations()) {
+    if (done.has(migration.version)) continue;
+    const sql = readFileSync(migration.file, 'utf8');
+    await db.exec(`begin;\n${sql}\n;insert into cqs_schema_migration (version) values ('${migration.version}');\ncommit;`);
+    applied.push(migration.version);
+  }
+  return { applied, foreignSchema: false };
+}

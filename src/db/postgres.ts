@@ -1,0 +1,48 @@
+import pg from 'pg';
+import type { Config } from '../config/config.ts';
+import { type Db, poolDb } from './db.ts';
+
+export interface PostgresOptions {
+  /** Full connection URL; when absent the db.* configuration keys are used. */
+  url?: string | undefined;
+  maxConnections: number;
+  statementTimeoutMs: number;
+  connectionTimeoutMs: number;
+  onError?: (err: Error) => void;
+}
+
+export function postgresOptionsFromConfig(config: Config): PostgresOptions {
+  return {
+    url: config.databaseUrl,
+    maxConnections: config.db.pool.maxConnections,
+    statementTimeoutMs: config.db.pool.statementTimeout,
+    connectionTimeoutMs: config.db.pool.connectionTimeout,
+  };
+}
+
+/** A pool on a real PostgreSQL server (or a read replica / Citus coordinator). Connects lazily. */
+export function createPostgresDb(config: Config, options: PostgresOptions = postgresOptionsFromConfig(config)): Db {
+  const connection: pg.PoolConfig = options.url
+    ? { connectionString: options.url }
+    : {
+        host: config.db.host,
+        port: config.db.port,
+        database: config.db.name,
+        user: config.db.username,
+        password: config.db.password,
+      };
+  const pool = new pg.Pool({
+    ...connection,
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.connectionTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    application_name: 'contract-query-service',
+    // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
+    // the service's queries are short index scans that never profit from it.
+    options: '-c jit=off',
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', (err) => options.onError?.(err));
+  return poolDb('postgres', pool);
+}
