@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.ts';
+import { contractRoute } from './contracts/contract/route.ts';
+import type { Db } from './db/db.ts';
+import { type Route, buildApp } from './http/server.ts';
+
+/** Every endpoint of the service, in routing order. */
+export const routes: Route[] = [contractRoute];
+
+export function createApp(config: Config, db: Db, logger?: Logger | false): FastifyInstance {
+  return buildApp({ config, db, routes, logger });
+}

@@ -1,0 +1,36 @@
+import { contractIdForLookup, evmAddressRef, parseContractParam } from '../../http/contractParam.ts';
+import { notFound } from '../../http/errors.ts';
+import { type FilterRule, buildFilters } from '../../http/filters.ts';
+import type { Route } from '../../http/server.ts';
+import { hex } from '../../format/hex.ts';
+import { timestampRule } from '../shared/rules.ts';
+import { type ContractKey, findContract, fileBytecode } from './query.ts';
+import { contractView, fileBytecodeText } from './view.ts';
+
+const RULES = new Map<string, FilterRule>([['timestamp', timestampRule]]);
+
+/** Files with ids up to 1000 are system files and never hold contract bytecode. */
+const MAX_SYSTEM_FILE_ID = 1000n;
+
+/** GET /api/v1/contracts/{contractIdOrAddress}: one contract, optionally as of a timestamp. */
+export const contractRoute: Route = {
+  path: '/api/v1/contracts/:contractId',
+  headers: { 'cache-control': 'public, max-age=1' },
+  async handler({ config, db, query, params }) {
+    // The reference hands the literal "results" on to its all-contracts results listing, not served here.
+    if (params.contractId === 'results') throw notFound();
+    const param = parseContractParam(params.contractId!);
+    const filters = buildFilters(query, RULES, config.query.maxRepeatedQueryParameters);
+    const key: ContractKey = evmAddressRef(param, config) ?? { kind: 'id', id: contractIdForLookup(param, config) };
+    const rows = await findContract(db, key, filters);
+    if (rows.length !== 1) throw notFound();
+    const row = rows[0]!;
+    let bytecode: string;
+    if (row.file_id !== null && BigInt(row.file_id) > MAX_SYSTEM_FILE_ID) {
+      bytecode = fileBytecodeText(row.created_timestamp === null ? null : await fileBytecode(db, row.file_id, row.created_timestamp));
+    } else {
+      bytecode = hex(row.initcode);
+    }
+    return { body: contractView(row, bytecode) };
+  },
+};

@@ -1,0 +1,22 @@
+/** An error answered to the client with its own status and messages (4xx). */
+export class ClientError extends Error {
+  readonly status: number;
+  readonly messages: string[];
+
+  constructor(status: number, messages: string | string[]) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    super(list.join('; '));
+    this.status = status;
+    this.messages = list;
+  }
+}
+
+export const badRequest = (messages: string | string[]) => new ClientError(400, messages);
+export const notFound = (message = 'Not found') => new ClientError(404, message);
+
+/** The reference's error body: {"_status":{"messages":[{"message":...}]}} */
+export function errorBody(messages: readonly string[]): string {
+  return JSON.stringify({ _status: { messages: messages.map((message) => ({ message })) } });
+}
+
+export const invalidParameter = (key: string) => `Invalid parameter: ${key}`;

@@ -1,0 +1,111 @@
+import cors from '@fastify/cors';
+import compress from '@fastify/compress';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { DatabaseUnavailableError, type Db } from '../db/db.ts';
+import { toJson } from '../format/json.ts';
+import { ClientError } from './errors.ts';
+import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
+import { sendError, sendJson } from './respond.ts';
+
+/** What a route handler sees of a request. */
+export interface RequestContext {
+  config: Config;
+  db: Db;
+  /** Lower-cased keys, qs semantics. */
+  query: ParsedQuery;
+  /** The request path exactly as sent (percent-encoded, case preserved). */
+  path: string;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+  /** Prefix for pagination links: "" or "<protocol>://<host>:<port>" with response.includeHostInLink. */
+  linkBase: string;
+}
+
+/** A handler's answer: a JSON-ready body and, for listings, the next-page link. */
+export interface Page {
+  body: unknown;
+  next?: string | null;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Page>;
+
+export interface Route {
+  path: string;
+  handler: Handler;
+  /** Extra response headers of 200 answers (cache-control). */
+  headers: Record<string, string>;
+}
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  routes: Route[];
+  logger?: Logger | false;
+}
+
+const NOT_FOUND = ['Not found'];
+
+export function buildApp({ config, db, routes, logger = false }: AppOptions): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: logger || undefined,
+    // One line per request is too much at thousands of requests per second; errors are logged below.
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: {
+      caseSensitive: false,
+      ignoreTrailingSlash: true,
+      maxParamLength: 4096,
+      // The raw query string is parsed by the handlers (qs semantics); skip Fastify's own parse.
+      querystringParser: () => ({}),
+    },
+    // A path the router cannot decode (bad percent escape) is client input: 400, never 500.
+    frameworkErrors: (error, _request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      sendError(reply, 400, [error.code === 'FST_ERR_BAD_URL' ? 'Invalid parameter: contractid' : 'Bad request']);
+    },
+  }) as unknown as FastifyInstance;
+
+  app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
+  if (config.response.compression) {
+    app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+  }
+
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, NOT_FOUND));
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof ClientError) return sendError(reply, error.status, error.messages);
+    if (error instanceof DatabaseUnavailableError) {
+      request.log.warn({ err: error.cause, url: request.url }, 'database error');
+      return sendError(reply, 503, ['Service unavailable']);
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendError(reply, status, [status === 404 ? 'Not found' : 'Bad request']);
+    }
+    request.log.error({ err: error, url: request.url }, 'unexpected error');
+    return sendError(reply, 500, ['Internal error']);
+  });
+
+  const linkBase = (request: FastifyRequest) =>
+    config.response.includeHostInLink ? `${request.protocol}://${request.hostname.split(':')[0]}:${config.port}` : '';
+
+  app.register(async (scope) => {
+    for (const route of routes) {
+      scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
+        const url = request.raw.url ?? request.url;
+        const page = await route.handler({
+          config,
+          db,
+          query: parseQuery(rawSearch(url)),
+          path: rawPath(url),
+          params: request.params as Record<string, string>,
+          linkBase: linkBase(request),
+        });
+        const headers = { ...route.headers };
+        if (page.next) headers.link = `<${page.next}>; rel="next"`;
+        return sendJson(request, reply, toJson(page.body), headers);
+      });
+    }
+  });
+  return app;
+}
