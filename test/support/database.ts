@@ -1,0 +1,53 @@
+import pg from 'pg';
+import { loadConfig } from '../../src/config/config.ts';
+import type { Db } from '../../src/db/db.ts';
+import { createEmbeddedDb } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { createPostgresDb } from '../../src/db/postgres.ts';
+
+export interface TestDatabase {
+  db: Db;
+  /** "embedded" or "postgres (<scratch database name>)". */
+  label: string;
+  close(): Promise<void>;
+}
+
+/** Which backends the database-backed tests run on: always embedded, plus PostgreSQL with TEST_DATABASE_URL. */
+export function testBackends(): Array<'embedded' | 'postgres'> {
+  return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+}
+
+/**
+ * A fresh, migrated, empty database: an in-memory PGlite, or a scratch database created next to
+ * TEST_DATABASE_URL's (dropped again by close()) so that tests never touch data they do not own.
+ */
+export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promise<TestDatabase> {
+  if (backend === 'embedded') {
+    const { db } = await createEmbeddedDb();
+    await migrate(db);
+    return { db, label: 'embedded', close: () => db.close() };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `cqs_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  const config = loadConfig({ DATABASE_URL: scratch.toString() }, '/nonexistent');
+  const db = createPostgresDb(config);
+  await migrate(db);
+  return {
+    db,
+    label: `postgres (${name})`,
+    async close() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

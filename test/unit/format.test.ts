@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encodeEntityId, entityIdToString, longZeroAddress, longZeroToId } from '../../src/format/entityId.ts';
+import { hex, hexPadded } from '../../src/format/hex.ts';
+import { toJson } from '../../src/format/json.ts';
+import { formatKey } from '../../src/format/key.ts';
+import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
+
+test('entity ids', () => {
+  assert.equal(entityIdToString('5001'), '0.0.5001');
+  assert.equal(entityIdToString('0'), null);
+  assert.equal(entityIdToString(encodeEntityId(1n, 2n, 3n)), '1.2.3');
+  assert.equal(entityIdToString(274877906945n), '0.1.1');
+  assert.equal(longZeroAddress('5001'), '0x0000000000000000000000000000000000001389');
+  assert.equal(longZeroToId('00000000000000000000000000000000000003e9', 0n, 0n), 1001n);
+  assert.equal(longZeroToId('70f2b2914a2a4b783faefb75f459a580616fcb5e', 0n, 0n), undefined);
+});
+
+test('timestamps', () => {
+  assert.equal(formatTimestamp('187654000123456'), '187654.000123456');
+  assert.equal(formatTimestamp('5'), '0.000000005');
+  assert.equal(timestampToNs('1.5'), '1500000000');
+  assert.equal(timestampToNs('987654.000123456'), '987654000123456');
+});
+
+test('hex', () => {
+  assert.equal(hex(null), '0x');
+  assert.equal(hex(Buffer.from([0, 1])), '0x0001');
+  assert.equal(hexPadded(Buffer.from([1, 0x23]), 64), `0x${'0'.repeat(60)}0123`);
+  assert.equal(hexPadded(Buffer.alloc(0), 64), '0x');
+});
+
+test('admin keys', () => {
+  const k = 'aa'.repeat(32);
+  assert.deepEqual(formatKey(Buffer.from(`1220${k}`, 'hex')), { _type: 'ED25519', key: k });
+  assert.deepEqual(formatKey(Buffer.from(`2a28080112240a221220${k}`, 'hex')), { _type: 'ED25519', key: k });
+  const e = `02${'bb'.repeat(32)}`;
+  assert.deepEqual(formatKey(Buffer.from(`32250a233a21${e}`, 'hex')), { _type: 'ECDSA_SECP256K1', key: e });
+  assert.equal(formatKey(Buffer.from('3200', 'hex')), null);
+  assert.deepEqual(formatKey(Buffer.alloc(0)), { _type: 'ProtobufEncoded', key: '' });
+  assert.deepEqual(formatKey(Buffer.from([1, 1, 1])), { _type: 'ProtobufEncoded', key: '010101' });
+});
+
+test('json keeps key order and prints 64-bit integers exactly', () => {
+  assert.equal(toJson({ b: 1, a: [9223372036854775805n, null, 'x'] }), '{"b":1,"a":[9223372036854775805,null,"x"]}');
+});
