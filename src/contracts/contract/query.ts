@@ -54,22 +54,28 @@ function keyConditions(key: ContractKey, params: unknown[]): string[] {
   return conditions;
 }
 
-/** One condition on timestamp_range per filter; `eq` means "as of" (the version started at or before T). */
+/**
+ * One condition on timestamp_range per filter, with the meaning of the reference's range overlap
+ * (`timestamp_range && '(,T]'` etc.) written on the bounds, so that no range is built from T (which
+ * overflows at the ends of bigint) and `lower(timestamp_range)` can use entity_history's index.
+ * `eq` means "as of": the version started at or before T.
+ */
 function timestampCondition(filter: Filter, params: unknown[]): string {
   params.push(timestampToNs(filter.value));
   const p = `$${params.length}::bigint`;
+  const r = 'e.timestamp_range';
   switch (filter.operator) {
     case 'eq':
     case 'lte':
-      return `e.timestamp_range && int8range(null, ${p}, '(]')`;
+      return `coalesce(lower(${r}) <= ${p}, lower_inf(${r}))`;
     case 'lt':
-      return `e.timestamp_range && int8range(null, ${p}, '()')`;
+      return `coalesce(lower(${r}) < ${p}, lower_inf(${r}))`;
     case 'gte':
-      return `e.timestamp_range && int8range(${p}, null, '[)')`;
+      return `coalesce(upper(${r}) > ${p}, upper_inf(${r}))`;
     case 'gt':
-      return `e.timestamp_range && int8range(${p}, null, '()')`;
+      return `coalesce(upper(${r}) - 1 > ${p}, upper_inf(${r}))`;
     case 'ne':
-      return `not e.timestamp_range @> ${p}`;
+      return `not ${r} @> ${p}`;
   }
 }
 
