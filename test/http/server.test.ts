@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { brotliDecompressSync } from 'node:zlib';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { DatabaseUnavailableError, type Db } from '../../src/db/db.ts';
+import { badRequest } from '../../src/http/errors.ts';
+import { type Route, buildApp } from '../../src/http/server.ts';
+
+const fakeDb: Db = {
+  kind: 'embedded',
+  query: async () => [],
+  exec: async () => {},
+  close: async () => {},
+};
+
+const routes: Route[] = [
+  {
+    path: '/api/v1/contracts/:contractId',
+    headers: { 'cache-control': 'public, max-age=1' },
+    async handler({ params, query, path }) {
+      if (params.contractId === 'big') return { body: { data: 'x'.repeat(5000) } };
+      if (params.contractId === 'bad') throw badRequest(['Invalid parameter: a', 'Invalid parameter: b']);
+      if (params.contractId === 'down') throw new DatabaseUnavailableError(new Error('connection refused'));
+      if (params.contractId === 'bug') throw new TypeError('boom');
+      return { body: { id: params.contractId, path, keys: [...query.keys()] }, next: '/next?x=1' };
+    },
+  },
+];
+
+const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb, routes });
+
+test('success: reference headers, Link, CORS, case-insensitive route with trailing slash', async () => {
+  const res = await app.inject('/API/V1/Contracts/0xAbC/?Limit=1');
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(res.headers['cache-control'], 'public, max-age=1');
+  assert.equal(res.headers['access-control-allow-origin'], '*');
+  assert.equal(res.headers.vary, 'Accept-Encoding');
+  assert.equal(res.headers.link, '</next?x=1>; rel="next"');
+  assert.equal(res.body, '{"id":"0xAbC","path":"/API/V1/Contracts/0xAbC/","keys":["limit"]}');
+});
+
+test('errors: body shape, no cache-control, 503 for the database, 500 only for bugs', async () => {
+  const bad = await app.inject('/api/v1/contracts/bad');
+  assert.equal(bad.statusCode, 400);
+  assert.equal(bad.body, '{"_status":{"messages":[{"message":"Invalid parameter: a"},{"message":"Invalid parameter: b"}]}}');
+  assert.equal(bad.headers['cache-control'], undefined);
+  assert.equal(bad.headers['access-control-allow-origin'], '*');
+  assert.ok(bad.headers.etag);
+  const down = await app.inject('/api/v1/contracts/down');
+  assert.equal(down.statusCode, 503);
+  assert.equal(down.body, '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
+  const bug = await app.inject('/api/v1/contracts/bug');
+  assert.equal(bug.statusCode, 500);
+  assert.equal(bug.body, '{"_status":{"messages":[{"message":"Internal error"}]}}');
+});
+
+test('unknown routes and undecodable paths', async () => {
+  const missing = await app.inject('/api/v1/contracts/1001/foo');
+  assert.equal(missing.statusCode, 404);
+  assert.equal(missing.body, '{"_status":{"messages":[{"message":"Not found"}]}}');
+  const undecodable = await app.inject('/api/v1/contracts/%zz');
+  assert.equal(undecodable.statusCode, 400);
+  assert.equal(undecodable.headers['access-control-allow-origin'], '*');
+});
+
+test('bodies of 1 KiB or more are compressed for clients that accept it, preferring br', async () => {
+  const res = await app.inject({ url: '/api/v1/contracts/big', headers: { 'accept-encoding': 'gzip, br' } });
+  assert.equal(res.headers['content-encoding'], 'br');
+  assert.match(brotliDecompressSync(res.rawPayload).toString(), /^\{"data":"x{5000}"\}$/);
+  const small = await app.inject({ url: '/api/v1/contracts/1', headers: { 'accept-encoding': 'gzip, br' } });
+  assert.equal(small.headers['content-encoding'], undefined);
+  assert.ok(small.headers['content-length']);
+});
+
+test('CORS preflight is answered', async () => {
+  const res = await app.inject({
+    method: 'OPTIONS',
+    url: '/api/v1/contracts/1',
+    headers: { origin: 'https://example.com', 'access-control-request-method': 'GET' },
+  });
+  assert.equal(res.statusCode, 204);
+  assert.equal(res.headers['access-control-allow-origin'], '*');
+});
