@@ -1,0 +1,204 @@
+import type { Db } from '../../db/db.ts';
+import { INT64_MAX } from '../../format/entityId.ts';
+import { type Box, TOPIC_KEYS, type TopicKey } from './bounds.ts';
+
+/** A contract_log row with the contract's entity.evm_address. */
+export interface LogRow {
+  bloom: Buffer;
+  contract_id: string;
+  consensus_timestamp: string;
+  data: Buffer;
+  index: number;
+  root_contract_id: string | null;
+  topic0: Buffer | null;
+  topic1: Buffer | null;
+  topic2: Buffer | null;
+  topic3: Buffer | null;
+  transaction_hash: Buffer | null;
+  transaction_index: number | null;
+  evm_address: Buffer | null;
+}
+
+export interface LogQuery {
+  contractId: bigint;
+  /** The union of these boxes is searched; at least one. */
+  boxes: readonly Box[];
+  /** Values of each topic filter (OR within a key, AND across keys). */
+  topics: ReadonlyMap<TopicKey, readonly Buffer[]>;
+  order: 'asc' | 'desc';
+  limit: number;
+}
+
+const COLUMNS = `cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
+    cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index`;
+
+/** Conditions of one box: `=` when both bounds of a column are equal, else `>=` / `<=`. */
+function boxConditions(box: Box, params: unknown[]): string[] {
+  const out: string[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    out.push(`${sql} $${params.length}`);
+  };
+  if (box.from !== undefined && box.from === box.to) {
+    add('cl.consensus_timestamp =', box.from.toString());
+  } else {
+    if (box.from !== undefined) add('cl.consensus_timestamp >=', box.from.toString());
+    if (box.to !== undefined) add('cl.consensus_timestamp <=', box.to.toString());
+  }
+  if (box.indexFrom !== undefined && box.indexFrom === box.indexTo) {
+    add('cl.index =', box.indexFrom);
+  } else {
+    if (box.indexFrom !== undefined) add('cl.index >=', box.indexFrom);
+    if (box.indexTo !== undefined) add('cl.index <=', box.indexTo);
+  }
+  return out;
+}
+
+/**
+ * The WHERE conditions: contract, topics and the union of the boxes. Several boxes (the reference's
+ * lower/inner/upper parts) are OR-ed under the timestamp hull of all of them, so that the index scan
+ * on (contract_id, consensus_timestamp) is bounded; boxes that each hold a single timestamp become
+ * `consensus_timestamp = any(...)` probes instead of a hull (their timestamps may be far apart).
+ */
+export function logConditions(query: LogQuery, params: unknown[]): string {
+  params.push(query.contractId.toString());
+  const where = ['cl.contract_id = $1'];
+  for (const key of TOPIC_KEYS) {
+    const values = query.topics.get(key);
+    if (values === undefined || values.length === 0) continue;
+    params.push(values);
+    where.push(`cl.${key} = any($${params.length}::bytea[])`);
+  }
+  const boxes = query.boxes;
+  if (boxes.length === 1) {
+    where.push(...boxConditions(boxes[0]!, params));
+  } else if (boxes.length > 1) {
+    if (boxes.every((b) => b.from !== undefined && b.from === b.to)) {
+      params.push(boxes.map((b) => b.from!.toString()));
+      where.push(`cl.consensus_timestamp = any($${params.length}::bigint[])`);
+    } else {
+      if (boxes.every((b) => b.from !== undefined)) {
+        params.push(boxes.reduce((m, b) => (b.from! < m ? b.from! : m), boxes[0]!.from!).toString());
+        where.push(`cl.consensus_timestamp >= $${params.length}`);
+      }
+      if (boxes.every((b) => b.to !== undefined)) {
+        params.push(boxes.reduce((m, b) => (b.to! > m ? b.to! : m), boxes[0]!.to!).toString());
+        where.push(`cl.consensus_timestamp <= $${params.length}`);
+      }
+    }
+    where.push(`(${boxes.map((b) => `(${boxConditions(b, params).join(' and ') || 'true'})`).join(' or ')})`);
+  }
+  return where.join(' and ');
+}
+
+/**
+ * One page of logs in (consensus_timestamp, index) order, each row with the contract's evm_address.
+ *
+ * `page` takes the first `limit` matching rows in timestamp order only, which the index
+ * (contract_id, consensus_timestamp desc, index) delivers without sorting, so the scan stops after
+ * `limit` matches whatever plan is chosen (a generic plan of the prepared statement included).
+ * Every matching row beyond the page's edge timestamp is then known to be in the page; the rows at
+ * the edge timestamp are read again in full, and the union is sorted on (timestamp, index): at
+ * most `limit` rows plus one timestamp's logs.
+ */
+export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const where = logConditions(query, values);
+  values.push(query.limit);
+  const limit = `$${values.length}`;
+  const dir = query.order;
+  const edge = dir === 'desc' ? 'min' : 'max';
+  const beyond = dir === 'desc' ? '>' : '<';
+  const text = `with page as (
+  select ${COLUMNS}
+  from contract_log cl
+  where ${where}
+  order by cl.consensus_timestamp ${dir}
+  limit ${limit}
+), edge as (
+  select ${edge}(consensus_timestamp) as ts from page
+)
+select l.*, (select e.evm_address from entity e where e.id = $1) as evm_address
+from (
+  select * from page where consensus_timestamp ${beyond} (select ts from edge)
+  union all
+  select ${COLUMNS}
+  from contract_log cl
+  where ${where} and cl.consensus_timestamp = (select ts from edge)
+) l
+order by l.consensus_timestamp ${dir}, l.index ${dir}
+limit ${limit}`;
+  return { text, values };
+}
+
+export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
+  const { text, values } = logsSql(query);
+  return db.query<LogRow>(text, values);
+}
+
+/** The block fields of a record file. */
+export interface BlockRow {
+  consensus_start: string;
+  consensus_end: string;
+  index: string;
+  hash: string;
+}
+
+/**
+ * For each timestamp, the first record file ending at or after it, within [timestamp, max + slack]:
+ * one statement per page, one primary-key probe per distinct timestamp (never a range over every
+ * record file between the page's first and last log, which for a sparse contract spans months).
+ */
+const RECORD_FILES_SQL = `select rf.consensus_start, rf.consensus_end, rf.index, rf.hash
+from unnest($1::bigint[]) as t(ts)
+cross join lateral (
+  select r.consensus_start, r.consensus_end, r.index, r.hash
+  from record_file r
+  where r.consensus_end >= t.ts and r.consensus_end <= $2
+  order by r.consensus_end
+  limit 1
+) rf`;
+
+/**
+ * Attributes record files to timestamps exactly as the reference does: the candidate files (sorted
+ * in the timestamps' direction) are walked together with the timestamps; a timestamp belongs to a
+ * file with consensus_start <= t <= consensus_end, and one that lies in no file gets none.
+ * `timestamps` must be ordered (asc or desc) without duplicates.
+ */
+export function assignRecordFiles(timestamps: readonly string[], files: readonly BlockRow[]): Map<string, BlockRow> {
+  const result = new Map<string, BlockRow>();
+  if (timestamps.length === 0) return result;
+  const desc = BigInt(timestamps[0]!) > BigInt(timestamps[timestamps.length - 1]!);
+  const unique = new Map<string, BlockRow>();
+  for (const f of files) unique.set(f.consensus_end, f);
+  const sorted = [...unique.values()].sort((a, b) => {
+    const d = BigInt(a.consensus_end) - BigInt(b.consensus_end);
+    return (d < 0n ? -1 : d > 0n ? 1 : 0) * (desc ? -1 : 1);
+  });
+  let i = 0;
+  for (const file of sorted) {
+    const start = BigInt(file.consensus_start);
+    const end = BigInt(file.consensus_end);
+    for (; i < timestamps.length; i++) {
+      const t = BigInt(timestamps[i]!);
+      if (start <= t && t <= end) result.set(timestamps[i]!, file);
+      else if ((!desc && t > end) || (desc && t < start)) break;
+    }
+  }
+  return result;
+}
+
+/** The record file (block) of each log timestamp of a page, looked up with one statement. */
+export async function findBlocks(db: Db, rows: readonly LogRow[], closeIntervalNs: bigint): Promise<Map<string, BlockRow>> {
+  const timestamps: string[] = [];
+  for (const row of rows) {
+    if (row.consensus_timestamp !== timestamps[timestamps.length - 1]) timestamps.push(row.consensus_timestamp);
+  }
+  if (timestamps.length === 0) return new Map();
+  let max = BigInt(timestamps[0]!);
+  for (const t of timestamps) if (BigInt(t) > max) max = BigInt(t);
+  const upper = max + closeIntervalNs > INT64_MAX ? INT64_MAX : max + closeIntervalNs;
+  const distinct = [...new Set(timestamps)];
+  const files = await db.query<BlockRow>(RECORD_FILES_SQL, [distinct, upper.toString()]);
+  return assignRecordFiles(timestamps, files);
+}

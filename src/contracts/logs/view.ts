@@ -1,0 +1,47 @@
+import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
+import { hex, hexPadded } from '../../format/hex.ts';
+import { int8 } from '../../format/json.ts';
+import { formatTimestamp } from '../../format/timestamp.ts';
+import type { BlockRow, LogRow } from './query.ts';
+
+/** One item of `logs`; key order is part of the contract. */
+export interface LogView {
+  address: string | null;
+  bloom: string;
+  contract_id: string | null;
+  data: string;
+  index: number;
+  topics: string[];
+  block_hash: string;
+  block_number: number | bigint | null;
+  root_contract_id: string | null;
+  timestamp: string | null;
+  transaction_hash: string;
+  transaction_index: number | null;
+}
+
+/** Topics in order topic0..topic3, NULL topics skipped (not kept as null), each padded to 32 bytes. */
+export function topicsView(row: Pick<LogRow, 'topic0' | 'topic1' | 'topic2' | 'topic3'>): string[] {
+  const topics: string[] = [];
+  for (const topic of [row.topic0, row.topic1, row.topic2, row.topic3]) {
+    if (topic !== null) topics.push(hexPadded(topic, 64));
+  }
+  return topics;
+}
+
+export function logView(row: LogRow, block: BlockRow | undefined): LogView {
+  return {
+    address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
+    bloom: hex(row.bloom),
+    contract_id: entityIdToString(row.contract_id),
+    data: hexPadded(row.data, 64),
+    index: row.index,
+    topics: topicsView(row),
+    block_hash: block ? `0x${block.hash}` : '0x',
+    block_number: block ? int8(block.index) : null,
+    root_contract_id: entityIdToString(row.root_contract_id),
+    timestamp: formatTimestamp(row.consensus_timestamp),
+    transaction_hash: hexPadded(row.transaction_hash, 2),
+    transaction_index: row.transaction_index,
+  };
+}
