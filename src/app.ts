@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
 import { contractRoute } from './contracts/contract/route.ts';
+import { contractLogsRoute } from './contracts/logs/route.ts';
+import { contractResultsRoute } from './contracts/results/route.ts';
 import type { Db } from './db/db.ts';
 import { type Route, buildApp } from './http/server.ts';
 
 /** Every endpoint of the service, in routing order. */
-export const routes: Route[] = [contractRoute];
+export const routes: Route[] = [contractRoute, contractResultsRoute, contractLogsRoute];
 
 export function createApp(config: Config, db: Db, logger?: Logger | false): FastifyInstance {
   return buildApp({ config, db, routes, logger });

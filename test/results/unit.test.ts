@@ -1,0 +1,264 @@
+/** Unit tests of GET /api/v1/contracts/{id}/results: parameter rules, protobuf decoding, the result view. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import {
+  blockFilter,
+  blockNumberValue,
+  convertFrom,
+  emptyRange,
+  internalValue,
+  narrow,
+  timestampRange,
+  transactionIndexes,
+  validateQuery,
+} from '../../src/contracts/results/params.ts';
+import { senderAlias } from '../../src/contracts/results/protobuf.ts';
+import { type ResultRow, resultsSql } from '../../src/contracts/results/query.ts';
+import { fromAddress, resultView } from '../../src/contracts/results/view.ts';
+import { ClientError } from '../../src/http/errors.ts';
+import type { Filter } from '../../src/http/filters.ts';
+import { parseQuery } from '../../src/http/query.ts';
+import { toJson } from '../../src/format/json.ts';
+import { ALIAS, functionResult, hexBytes, lengthDelimited, varint, varintField } from './fixtures.ts';
+
+const config = loadConfig({}, '/nonexistent');
+
+function messages(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ClientError, String(err));
+    return err.messages;
+  }
+  assert.fail('expected a ClientError');
+}
+
+const validate = (search: string) => validateQuery(parseQuery(search), config);
+
+describe('parameter rules', () => {
+  test('block.number: decimal within int64, or 0x hex read like JavaScript parseInt', () => {
+    assert.equal(blockNumberValue('10'), '10');
+    assert.equal(blockNumberValue('0010'), '0010');
+    assert.equal(blockNumberValue('0xa'), '10');
+    assert.equal(blockNumberValue('0x1Z'), '1');
+    assert.equal(blockNumberValue('0xFF'), '255');
+    assert.equal(blockNumberValue('9223372036854775807'), '9223372036854775807');
+    for (const bad of ['0XA', '0x', '0xZ', '-1', '9223372036854775808', '1.5', '', 'a', '0x7fffffffffffffff', '0xffffffffffffffffffff']) {
+      assert.equal(blockNumberValue(bad), undefined, bad);
+    }
+  });
+
+  test('from: entity ids, integers as num, long-zero and opaque addresses', () => {
+    assert.deepEqual(convertFrom('8001', config), { kind: 'id', id: 8001n });
+    assert.deepEqual(convertFrom('0.0.9001', config), { kind: 'id', id: 9001n });
+    assert.deepEqual(convertFrom('1.9001', config), { kind: 'id', id: (1n << 38n) | 9001n });
+    assert.deepEqual(convertFrom('0000000000000000000000000000000000002329', config), { kind: 'id', id: 9001n });
+    assert.deepEqual(convertFrom('0x0000000000000000000000000000000000002329', config), { kind: 'id', id: 9001n });
+    assert.deepEqual(convertFrom('0xFBB9a1be370150759408cd7af48e9eda2b8ead57', config), { kind: 'evm', hex: 'FBB9a1be370150759408cd7af48e9eda2b8ead57' });
+    for (const bad of ['1234567890123', '-1', '274877906944', '0.65536.1', '1024.0.1']) {
+      assert.deepEqual(messages(() => convertFrom(bad, config)), ['Invalid parameter: from'], bad);
+    }
+  });
+
+  test('validation messages come in the reference order', () => {
+    assert.deepEqual(
+      messages(() =>
+        validate(
+          'block.hash=gte:0x1eaf1abbd64bbcac7f473f0272671c66d3d1d64f584112b11cd4d2063e736305&block.number=gte:10&transaction.index=gte:1&serialnumber=3',
+        ),
+      ),
+      ['Invalid parameter: block.hash', 'Invalid parameter: block.number', 'Invalid parameter: transaction.index', 'Unknown query parameter: serialnumber'],
+    );
+    assert.deepEqual(messages(() => validate('transaction.index=1')), [
+      'Invalid parameter usage: transaction.index - transaction.index requires block.number or block.hash filter to be specified',
+    ]);
+    assert.deepEqual(messages(() => validate(`block.hash=${'a'.repeat(64)}&block.number=1`)), [
+      'Invalid parameter usage: block.hash - cannot combine block.number and block.hash',
+    ]);
+    assert.deepEqual(messages(() => validate('internal=yes&from=x&limit=0&order=up&timestamp=1:2&foo')), [
+      'Invalid parameter: internal',
+      'Invalid parameter: from',
+      'Invalid parameter: limit',
+      'Invalid parameter: order',
+      'Invalid parameter: timestamp',
+      'Unknown query parameter: foo',
+    ]);
+    for (const op of ['ne', 'lt', 'gt']) {
+      assert.deepEqual(messages(() => validate(`internal=${op}:true`)), ['Invalid parameter: internal']);
+    }
+  });
+
+  test('a conversion failure of from is reported alone, ahead of count and dependency messages', () => {
+    const small = loadConfig({}, '/nonexistent', { query: { maxRepeatedQueryParameters: 3 } });
+    const many = 'limit=1&limit=2&limit=3&limit=4';
+    assert.deepEqual(messages(() => validateQuery(parseQuery(`from=1234567890123&${many}`), small)), ['Invalid parameter: from']);
+    assert.deepEqual(messages(() => validate(`from=1234567890123&transaction.index=1`)), ['Invalid parameter: from']);
+    assert.deepEqual(messages(() => validateQuery(parseQuery(`from=8001&${many}`), small)), [
+      'Parameter values count exceeds maximum number allowed: limit count: 4 max: 3',
+    ]);
+    // an invalid value elsewhere: no conversion, only the validation messages
+    assert.deepEqual(messages(() => validate(`from=1234567890123&limit=x`)), ['Invalid parameter: limit']);
+  });
+
+  test('valid queries: operators, case and repetition', () => {
+    const { filters, senders } = validate(
+      'from=gt:2001&from=0.0.2002&from=2003&internal=TRUE&internal=false&order=ASC&block.number=eq:0x10&transaction.index=3&transaction.index=eq:4',
+    );
+    assert.deepEqual(senders.map((s) => [s.operator, s.sender]), [
+      ['gt', { kind: 'id', id: 2001n }],
+      ['eq', { kind: 'id', id: 2002n }],
+      ['eq', { kind: 'id', id: 2003n }],
+    ]);
+    assert.equal(internalValue(filters), false);
+    assert.deepEqual(blockFilter(filters), { kind: 'number', value: '16' });
+    assert.deepEqual(transactionIndexes(filters), [3, 4]);
+    assert.equal(internalValue(validate('internal=TRUE').filters), true);
+    assert.deepEqual(blockFilter(validate(`block.hash=0x${'AB'.repeat(48)}`).filters), { kind: 'hash', prefix: 'AB'.repeat(48) });
+    assert.deepEqual(messages(() => transactionIndexes(validate('block.number=1&transaction.index=2147483648').filters)), [
+      'Invalid parameter: transaction.index',
+    ]);
+  });
+
+  test('timestamp filters reduce to one interval, an in-list and exclusions', () => {
+    const f = (op: Filter['operator'], value: string): Filter => ({ key: 'timestamp', operator: op, value });
+    const r = timestampRange([f('gt', '1'), f('gte', '1.5'), f('lte', '9'), f('lt', '8'), f('ne', '3'), f('eq', '4'), f('eq', '5')]);
+    assert.deepEqual(r, { lower: 1_500_000_000n, upper: 7_999_999_999n, eq: [4_000_000_000n, 5_000_000_000n], ne: [3_000_000_000n], empty: false });
+    assert.equal(timestampRange([f('lt', '1'), f('gt', '2')]).empty, true);
+    assert.equal(timestampRange([f('gte', '2'), f('lte', '2')]).empty, false);
+    const edge = emptyRange();
+    narrow(edge, 'gt', 9223372036854775807n);
+    assert.equal(edge.empty, true);
+    const low = emptyRange();
+    narrow(low, 'lt', -9223372036854775808n);
+    assert.equal(low.empty, true);
+  });
+
+  test('SQL: contract condition only for a non-zero id; single values stay plain comparisons', () => {
+    const base = { timestamp: emptyRange(), sender: emptyRange(), internal: false, order: 'desc' as const, limit: 25 };
+    const all = resultsSql({ ...base, contractId: 0n });
+    assert.doesNotMatch(all.text, /contract_id = \$/);
+    assert.match(all.text, /transaction_nonce = 0/);
+    const noWhere = resultsSql({ ...base, contractId: 0n, internal: true });
+    assert.doesNotMatch(noWhere.text, /where/);
+    const sender = emptyRange();
+    narrow(sender, 'eq', 2001n);
+    const one = resultsSql({ ...base, contractId: 1001n, sender });
+    assert.match(one.text, /contract_id = \$1 and sender_id = \$2 and transaction_nonce = 0/);
+    narrow(sender, 'eq', 2002n);
+    narrow(sender, 'eq', 2002n);
+    const several = resultsSql({ ...base, contractId: 1001n, sender });
+    assert.match(several.text, /unnest\(\$3::bigint\[\]\) as s\(id\)\s+cross join lateral/);
+    assert.match(several.text, /contract_id = \$1 and sender_id = s\.id and transaction_nonce = 0/);
+    assert.deepEqual(several.values, ['1001', 25, ['2001', '2002']]);
+  });
+});
+
+describe('protobuf sender alias', () => {
+  test('alias of sender_id, or nothing', () => {
+    assert.equal(Buffer.from(senderAlias(functionResult({ alias: ALIAS }))!).toString('hex'), ALIAS);
+    assert.equal(senderAlias(functionResult({ accountNum: 5 })), undefined);
+    assert.equal(senderAlias(functionResult(undefined)), undefined);
+    assert.equal(senderAlias(Buffer.alloc(0)), undefined);
+    assert.equal(senderAlias(Buffer.from(lengthDelimited(13, lengthDelimited(4, [])))), undefined);
+  });
+
+  test('undecodable bytes give nothing', () => {
+    for (const bad of [[4, 4], [8, 8], [0x6a], [0x6a, 5, 0x22, 3, 1], [0x80], [0x0e], [0x0f, 1], [0x09, 1, 2, 3]]) {
+      assert.equal(senderAlias(Buffer.from(bad)), undefined, JSON.stringify(bad));
+    }
+    // a known message field whose content does not decode as that message fails the whole decode
+    const garbageContractId = lengthDelimited(1, [0x0f]);
+    assert.equal(senderAlias(Buffer.from([...garbageContractId, ...lengthDelimited(13, lengthDelimited(4, hexBytes(ALIAS)))])), undefined);
+    // deeply nested groups do not escape as an exception
+    assert.equal(senderAlias(Buffer.from(Array.from({ length: 200_000 }, () => 0x0b))), undefined);
+  });
+
+  test('unknown fields are skipped by wire type; the last sender_id wins', () => {
+    const sender = lengthDelimited(13, lengthDelimited(4, hexBytes(ALIAS)));
+    const unknown = [
+      ...varintField(100, 123456789),
+      ...[0x81, 0x06, 1, 2, 3, 4, 5, 6, 7, 8], // field 96, fixed64
+      ...[0x85, 0x06, 1, 2, 3, 4], // field 96, fixed32
+      ...lengthDelimited(99, [1, 2, 3]),
+      ...[0x8b, 0x06, ...varintField(1, 5), 0x8c, 0x06], // field 97, a group
+      ...lengthDelimited(6, [...lengthDelimited(1, varintField(3, 7)), ...lengthDelimited(3, [1, 2]), ...lengthDelimited(3, [3])]),
+      ...lengthDelimited(15, varintField(1, 3)),
+    ];
+    assert.equal(Buffer.from(senderAlias(Buffer.from([...unknown, ...sender]))!).toString('hex'), ALIAS);
+    const later = lengthDelimited(13, varintField(3, 5));
+    assert.equal(senderAlias(Buffer.from([...sender, ...later])), undefined);
+    assert.equal(Buffer.from(senderAlias(Buffer.from([...later, ...sender]))!).toString('hex'), ALIAS);
+    // int64 fields take up to 10 bytes
+    assert.equal(Buffer.from(senderAlias(Buffer.from([...varintField(10, -1n), ...sender]))!).toString('hex'), ALIAS);
+    assert.deepEqual(varint(300), [0xac, 0x02]);
+  });
+});
+
+describe('result view', () => {
+  const row: ResultRow = {
+    amount: '30',
+    bloom: Buffer.from('0303', 'hex'),
+    call_result: Buffer.from('0404', 'hex'),
+    consensus_timestamp: '787654000123456',
+    contract_id: '5001',
+    created_contract_ids: ['7001', '0'],
+    error_message: '',
+    function_parameters: Buffer.from('010102020303', 'hex'),
+    function_result: null,
+    gas_consumed: null,
+    gas_limit: '9223372036854775807',
+    gas_used: '102',
+    sender_id: '8001',
+    transaction_hash: Buffer.from('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f', 'hex'),
+    evm_address: null,
+  };
+
+  test('keys, order and formats', () => {
+    assert.equal(
+      toJson(resultView(row)),
+      '{"address":"0x0000000000000000000000000000000000001389","amount":30,"bloom":"0x0303","call_result":"0x0404",' +
+        '"contract_id":"0.0.5001","created_contract_ids":["0.0.7001",null],"error_message":null,' +
+        '"from":"0x0000000000000000000000000000000000001f41","function_parameters":"0x010102020303","gas_consumed":null,' +
+        '"gas_limit":9223372036854775807,"gas_used":102,"timestamp":"787654.000123456",' +
+        '"to":"0x0000000000000000000000000000000000001389",' +
+        '"hash":"0x000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"}',
+    );
+  });
+
+  test('address prefers the entity EVM address; to is always long-zero; empty values', () => {
+    const view = resultView({
+      ...row,
+      evm_address: Buffer.from('70f2b2914a2a4b783faefb75f459a580616fcb5e', 'hex'),
+      bloom: Buffer.alloc(0),
+      call_result: null,
+      created_contract_ids: null,
+      error_message: 'CONTRACT_REVERT_EXECUTED',
+      transaction_hash: null,
+      amount: null,
+    });
+    assert.equal(view.address, '0x70f2b2914a2a4b783faefb75f459a580616fcb5e');
+    assert.equal(view.to, '0x0000000000000000000000000000000000001389');
+    assert.equal(view.bloom, '0x');
+    assert.equal(view.call_result, '0x');
+    assert.deepEqual(view.created_contract_ids, []);
+    assert.equal(view.error_message, 'CONTRACT_REVERT_EXECUTED');
+    assert.equal(view.hash, '0x');
+    assert.equal(view.amount, null);
+    assert.equal(resultView({ ...row, evm_address: Buffer.alloc(0) }).address, '0x0000000000000000000000000000000000001389');
+    const zero = resultView({ ...row, contract_id: '0' });
+    assert.equal(zero.address, null);
+    assert.equal(zero.to, null);
+    assert.equal(zero.contract_id, null);
+  });
+
+  test('from: sender, else the protobuf alias when sender_id is NULL', () => {
+    assert.equal(fromAddress('2001', null), '0x00000000000000000000000000000000000007d1');
+    assert.equal(fromAddress(null, functionResult({ alias: ALIAS })), `0x${ALIAS}`);
+    assert.equal(fromAddress(null, functionResult({ accountNum: 5 })), null);
+    assert.equal(fromAddress(null, Buffer.from([8, 8])), null);
+    assert.equal(fromAddress(null, null), null);
+    assert.equal(fromAddress('0', functionResult({ alias: ALIAS })), null);
+    assert.equal(fromAddress('2001', functionResult({ alias: ALIAS })), '0x00000000000000000000000000000000000007d1');
+  });
+});
