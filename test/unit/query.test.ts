@@ -54,3 +54,17 @@ test('limit is capped, last value wins', () => {
   assert.equal(effectiveLimit(filters, 25, 100), 100);
   assert.equal(effectiveLimit([], 25, 100), 25);
 });
+
+test('plain keys repeat without limit; bracket keys follow qs', () => {
+  const many = Array.from({ length: 150 }, (_, i) => `timestamp=${i}`).join('&');
+  const q = parseQuery(many);
+  assert.equal((q.get('timestamp') as string[]).length, 150);
+  assert.deepEqual(messages(many), ['Parameter values count exceeds maximum number allowed: timestamp count: 150 max: 100']);
+  assert.deepEqual(parseQuery('a[]=1&a[]=2&a=3').get('a'), ['1', '2', '3']);
+  assert.deepEqual(parseQuery('a[0]=x').get('a'), ['x']);
+  assert.equal(typeof parseQuery('a[21]=x').get('a'), 'object');
+  assert.ok(!Array.isArray(parseQuery('a[21]=x').get('a')));
+  assert.deepEqual([...parseQuery('toString=1&hasOwnProperty=2&=5&x=%zz&y=a+b&z').entries()], [['x', '%zz'], ['y', 'a b'], ['z', '']]);
+  const pairs = Array.from({ length: 1005 }, (_, i) => `k${i}=1`).join('&');
+  assert.equal(parseQuery(pairs).size, 1000);
+});
