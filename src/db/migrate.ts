@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const RECOMMENDED_INDEXES = join(dirname(fileURLToPath(import.meta.url)), 'recommended', 'indexes.sql');
 
 export interface Migration {
   version: string;
@@ -47,4 +48,25 @@ export async function migrate(db: Db): Promise<MigrationResult> {
     applied.push(migration.version);
   }
   return { applied, foreignSchema: false };
+}
+
+/** The recommended index statements, one per line of recommended/indexes.sql. */
+export function recommendedIndexStatements(file = RECOMMENDED_INDEXES): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => /^create index/i.test(line));
+}
+
+/**
+ * Adds the recommended indexes to a database whose schema the importer owns, without blocking its
+ * writers (CREATE INDEX CONCURRENTLY, one statement at a time, outside any transaction).
+ * Returns the statements run.
+ */
+export async function addRecommendedIndexes(db: Db): Promise<string[]> {
+  const statements = recommendedIndexStatements().map((sql) =>
+    sql.replace(/^create index if not exists/i, 'create index concurrently if not exists'),
+  );
+  for (const sql of statements) await db.exec(sql);
+  return statements;
 }
