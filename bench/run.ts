@@ -1,0 +1,452 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Load benchmark for the three contract endpoints (issue #6).
+ *
+ *   npm run bench -- --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5551 \
+ *     --connections 16 --duration 30 [--warmup 5] [--pid N | --start "<server command>"] [--json out.json]
+ *
+ * Sends the URL list round-robin (every connection walks the whole list, each from its own offset, so
+ * the mix is uniform over the URLs) with autocannon at a fixed concurrency for a fixed duration, and
+ * reports per endpoint (classified by path) and in total: requests/s, p50/p90/p99/max latency, non-2xx,
+ * 5xx and connection errors; with --pid or --start also the server process tree's CPU and RSS.
+ * See bench/README.md.
+ */
+import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
+import type { EventEmitter } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
+import { type StartedServer, startServer } from './lib/server.ts';
+import { type Summary, type UrlStats, newUrlStats, recordResponse, summarize } from './lib/stats.ts';
+import { ENDPOINTS, ENDPOINT_LABELS, type Endpoint, classify, readUrlFile } from './lib/urls.ts';
+
+const USAGE = `Usage: npm run bench -- --url-file FILE [options]
+
+  --url-file FILE      request paths, one per line ('#' comments and blank lines ignored)   (required)
+  --base URL           server base URL, loopback only              (default http://127.0.0.1:5551)
+  --connections N[,M]  concurrent connections; a comma list runs each level in turn   (default 16)
+  --duration S         measured seconds per level                                      (default 30)
+  --warmup S           unmeasured seconds before each level (0: none)                   (default 5)
+  --pid N              server process to sample (CPU incl. children, RSS summed over its tree)
+  --start "CMD"        start the server with sh -c CMD, wait until it answers, SIGTERM it at the end
+  --start-timeout S    how long to wait for a started server to answer                 (default 60)
+  --server-log FILE    output of the started server       (default $TMPDIR/cqs-bench-server-<pid>.log)
+  --only LIST          comma list of endpoints to keep from the file: lookup,results,logs
+  --header "K: V"      extra request header (repeatable), e.g. --header "accept-encoding: gzip"
+  --timeout S          per-request timeout, counted as an error                        (default 10)
+  --sample-ms N        CPU/RSS sampling interval                                      (default 500)
+  --top N              slowest URLs (by p99) to list                                    (default 8)
+  --json FILE          also write every number (per endpoint, per URL, CPU/RSS series) as JSON`;
+
+interface Options {
+  urlFile: string;
+  base: URL;
+  connections: number[];
+  duration: number;
+  warmup: number;
+  pid?: number;
+  start?: string;
+  startTimeout: number;
+  serverLog?: string;
+  only?: Endpoint[];
+  headers: Record<string, string>;
+  timeout: number;
+  sampleMs: number;
+  top: number;
+  json?: string;
+}
+
+function usage(message?: string): never {
+  if (message) process.stderr.write(`error: ${message}\n\n`);
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+
+function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) usage(`--${name} must be an integer >= ${min}, got ${value}`);
+  return n;
+}
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function parseOptions(argv: string[]): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'url-file': { type: 'string' },
+        base: { type: 'string', default: 'http://127.0.0.1:5551' },
+        connections: { type: 'string', default: '16' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        pid: { type: 'string' },
+        start: { type: 'string' },
+        'start-timeout': { type: 'string' },
+        'server-log': { type: 'string' },
+        only: { type: 'string' },
+        header: { type: 'string', multiple: true, default: [] },
+        timeout: { type: 'string' },
+        'sample-ms': { type: 'string' },
+        top: { type: 'string' },
+        json: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    usage((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (!values['url-file']) usage('--url-file is required');
+  let base: URL;
+  try {
+    base = new URL(values.base!);
+  } catch {
+    usage(`--base is not a URL: ${values.base}`);
+  }
+  if (base.protocol !== 'http:') usage('--base must be an http:// URL');
+  if (!isLoopback(base.hostname)) usage(`--base must be a loopback address (127.0.0.1, ::1, localhost), got ${base.hostname}`);
+  if (values.pid !== undefined && values.start !== undefined) usage('--pid and --start exclude each other');
+  const connections = values.connections!.split(',').map((c) => positiveInt('connections', c.trim(), 16));
+  let only: Endpoint[] | undefined;
+  if (values.only) {
+    only = values.only.split(',').map((e) => e.trim()) as Endpoint[];
+    for (const e of only) if (!ENDPOINTS.includes(e)) usage(`--only: unknown endpoint ${e} (lookup, results, logs)`);
+  }
+  const headers: Record<string, string> = {};
+  for (const h of values.header ?? []) {
+    const i = h.indexOf(':');
+    if (i <= 0) usage(`--header must look like "name: value", got ${h}`);
+    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  }
+  return {
+    urlFile: values['url-file'],
+    base,
+    connections,
+    duration: positiveInt('duration', values.duration, 30),
+    warmup: positiveInt('warmup', values.warmup, 5, 0),
+    pid: values.pid === undefined ? undefined : positiveInt('pid', values.pid, 0),
+    start: values.start,
+    startTimeout: positiveInt('start-timeout', values['start-timeout'], 60),
+    serverLog: values['server-log'],
+    only,
+    headers,
+    timeout: positiveInt('timeout', values.timeout, 10),
+    sampleMs: positiveInt('sample-ms', values['sample-ms'], 500, 50),
+    top: positiveInt('top', values.top, 8, 0),
+    json: values.json,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface LoadResult {
+  seconds: number;
+  perUrl: UrlStats[];
+  /** connection errors + timeouts as autocannon counts them */
+  errors: number;
+  timeouts: number;
+  /** responses that could not be matched to a URL (should be 0) */
+  unattributed: number;
+  autocannon: { rpsAverage: number; latencyP50: number; latencyP90: number; latencyP99: number; non2xx: number; sent: number };
+  loadGeneratorCpuPercent: number;
+}
+
+/**
+ * One autocannon run over the mix. Every connection gets its own copy of the request list rotated to
+ * its own offset and walks it round-robin; the `onResponse` hook of each request notes which URL the
+ * response that autocannon is about to report (synchronously, as its `response` event) belongs to.
+ * Errors are attributed through the per-connection count of requests sent (k-th request = k-th URL of
+ * the connection's rotation; with pipelining 1 the outstanding request is the last one sent).
+ */
+function runLoad(base: URL, paths: string[], connections: number, duration: number, opts: Options): Promise<LoadResult> {
+  const n = paths.length;
+  const perUrl = paths.map(newUrlStats);
+  let current = -1;
+  let unattributed = 0;
+  let clientNo = 0;
+  const makeRequests = (offset: number): autocannon.Request[] =>
+    paths.map((_, k) => {
+      const idx = (k + offset) % n;
+      return { method: 'GET', path: paths[idx], onResponse: () => void (current = idx) };
+    });
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  return new Promise((resolvePromise, reject) => {
+    const instance = autocannon(
+      {
+        url: base.origin,
+        connections,
+        duration,
+        pipelining: 1,
+        timeout: opts.timeout,
+        headers: opts.headers,
+        requests: makeRequests(0),
+        setupClient: (client) => {
+          const offset = Math.floor((clientNo++ * n) / connections) % n;
+          const order = makeRequests(offset).map((r) => paths.indexOf(r.path!));
+          let sent = 0;
+          const outstanding = () => order[(Math.max(1, sent) - 1) % n]!;
+          // events autocannon's Client emits but its type declarations leave out
+          const events = client as unknown as EventEmitter;
+          events.on('request', () => void sent++);
+          events.on('timeout', () => void perUrl[outstanding()]!.errors++);
+          events.on('connError', () => void perUrl[outstanding()]!.errors++);
+          client.setRequests(makeRequests(offset));
+        },
+      },
+      (err: Error | null, result: autocannon.Result) => {
+        if (err) return reject(err);
+        const cpu = process.cpuUsage(cpu0);
+        const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+        resolvePromise({
+          seconds: result.duration,
+          perUrl,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          unattributed,
+          autocannon: {
+            rpsAverage: result.requests.average,
+            latencyP50: result.latency.p50,
+            latencyP90: result.latency.p90,
+            latencyP99: result.latency.p99,
+            non2xx: result.non2xx,
+            sent: result.requests.sent,
+          },
+          loadGeneratorCpuPercent: Math.round(((cpu.user + cpu.system) / 1e6 / wall) * 1000) / 10,
+        });
+      },
+    );
+    instance.on('response', (_client, statusCode, resBytes, responseTime) => {
+      if (current < 0) {
+        unattributed++;
+        return;
+      }
+      recordResponse(perUrl[current]!, statusCode, responseTime, resBytes);
+      current = -1;
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface LevelReport {
+  connections: number;
+  duration: number;
+  warmup: { seconds: number; requests: number; rps: number; errors: number } | null;
+  seconds: number;
+  endpoints: Partial<Record<Endpoint | 'total', Summary>>;
+  urls: (Summary & { path: string; endpoint: Endpoint; expectedStatus: number | null })[];
+  errors: number;
+  timeouts: number;
+  unattributed: number;
+  /** responses whose status differs from the one the URL answered in the pre-flight pass */
+  unexpectedStatus: number;
+  autocannon: LoadResult['autocannon'];
+  loadGeneratorCpuPercent: number;
+  server: ProcessReport | null;
+  /** host busy time not explained by the server tree, postgres and this load generator, % of one core */
+  otherCpuPercent: number | null;
+}
+
+const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
+const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
+function table(rows: string[][], leftColumns: number[] = [0]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const cell = (text: string, c: number) => (leftColumns.includes(c) ? text.padEnd(widths[c]!) : text.padStart(widths[c]!));
+  return rows.map((r) => r.map(cell).join('  ').trimEnd()).join('\n');
+}
+
+function printLevel(r: LevelReport, top: number): void {
+  const out: string[] = [];
+  out.push(`\n== ${r.connections} connections, ${r.duration} s measured (${r.seconds.toFixed(2)} s wall)` +
+    (r.warmup ? ` after ${r.warmup.seconds} s warm-up (${f0(r.warmup.rps)} req/s)` : ''));
+  const rows = [['endpoint', 'requests', 'req/s', 'mean ms', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', '5xx', 'errors']];
+  for (const key of [...ENDPOINTS, 'total'] as const) {
+    const s = r.endpoints[key];
+    if (!s) continue;
+    rows.push([key, String(s.requests), f0(s.rps), f1(s.mean), f1(s.p50), f1(s.p90), f1(s.p99), f1(s.max), String(s.non2xx), String(s.status5xx), String(s.errors)]);
+  }
+  out.push(table(rows));
+  out.push(`status codes: ${Object.entries(r.endpoints.total?.statuses ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ')}; ` +
+    `unexpected vs pre-flight: ${r.unexpectedStatus}; connection errors ${r.errors} (timeouts ${r.timeouts})` +
+    (r.unattributed ? `; UNATTRIBUTED responses ${r.unattributed}` : ''));
+  out.push(`autocannon cross-check: ${f0(r.autocannon.rpsAverage)} req/s, p50 ${r.autocannon.latencyP50} / p90 ${r.autocannon.latencyP90} / p99 ${r.autocannon.latencyP99} ms; load generator CPU ${f0(r.loadGeneratorCpuPercent)}% of a core`);
+  if (r.server) {
+    const s = r.server;
+    const tree = s.processes.map((p) => `${p.pid} ${p.comm} ${f1(p.rssMb)} MB`).join(', ');
+    out.push(`server pid ${s.pid}, process tree at the end: ${tree}`);
+    out.push(`server tree: CPU ${f0(s.cpuPercent)}% of a core avg (max ${f0(s.cpuPercentMaxInterval)}% over one sample), ` +
+      `RSS start ${f1(s.rssStartMb)} MB, end ${f1(s.rssEndMb)} MB, max ${f1(s.rssMaxMb)} MB (before any load ${f1(s.rssInitialMb)} MB)`);
+    out.push(`host: all postgres processes ${f0(s.postgresCpuPercent)}% of a core; all ${s.cores} cores ${f0(s.hostCpuPercent)}% busy; ` +
+      `everything else (other users' work) ~${f0(r.otherCpuPercent ?? NaN)}% of a core`);
+  }
+  if (top > 0) {
+    out.push(`slowest URLs by p99:`);
+    const slow = [...r.urls].sort((a, b) => b.p99 - a.p99).slice(0, top);
+    out.push(table([['  p99 ms', 'mean ms', 'status', 'url'], ...slow.map((u) => [`  ${f1(u.p99)}`, f1(u.mean), Object.keys(u.statuses).join('/'), u.path])], [3]));
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function preflight(base: URL, paths: string[], headers: Record<string, string>): Promise<(number | null)[]> {
+  const statuses: (number | null)[] = [];
+  let failures = 0;
+  for (const path of paths) {
+    try {
+      const res = await fetch(new URL(path, base), { headers, signal: AbortSignal.timeout(30_000) });
+      await res.arrayBuffer();
+      statuses.push(res.status);
+      if (res.status >= 500) process.stderr.write(`warning: pre-flight ${path} -> HTTP ${res.status}\n`);
+    } catch (err) {
+      failures++;
+      statuses.push(null);
+      process.stderr.write(`warning: pre-flight ${path} -> ${(err as Error).message}\n`);
+    }
+  }
+  if (failures === paths.length) throw new Error(`the server at ${base.origin} does not answer`);
+  return statuses;
+}
+
+async function main(): Promise<void> {
+  const opts = parseOptions(process.argv.slice(2));
+  let paths = readUrlFile(resolve(opts.urlFile));
+  if (opts.only) paths = paths.filter((p) => opts.only!.includes(classify(p)));
+  if (paths.length === 0) usage('no URL left after --only');
+  const endpointOf = paths.map(classify);
+
+  const machine = {
+    cores: availableParallelism(),
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+  };
+  process.stdout.write(
+    `machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}\n` +
+      `mix: ${paths.length} URLs from ${opts.urlFile} (${ENDPOINTS.map((e) => `${e} ${endpointOf.filter((x) => x === e).length}`).join(', ')}), round-robin; target ${opts.base.origin}\n`,
+  );
+
+  let server: StartedServer | undefined;
+  let pid = opts.pid;
+  const stopServer = async () => {
+    if (!server) return;
+    const s = server;
+    server = undefined;
+    const how = await s.stop();
+    process.stdout.write(`server stopped (${how}); its output is in ${s.logFile}\n`);
+  };
+  const onSignal = () => {
+    void stopServer().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    if (opts.start) {
+      const logFile = opts.serverLog ?? join(tmpdir(), `cqs-bench-server-${process.pid}.log`);
+      process.stdout.write(`starting: ${opts.start}\n`);
+      const t = Date.now();
+      server = await startServer(opts.start, new URL(paths[0]!, opts.base).href, logFile, opts.startTimeout * 1000);
+      pid = server.pid;
+      process.stdout.write(`server pid ${pid} answered after ${((Date.now() - t) / 1000).toFixed(1)} s (output: ${logFile})\n`);
+    } else if (pid !== undefined && !processExists(pid)) {
+      throw new Error(`no process ${pid}`);
+    }
+    const sampler = pid !== undefined ? new ProcessSampler(pid, opts.sampleMs) : undefined;
+
+    const tPre = Date.now();
+    const expected = await preflight(opts.base, paths, opts.headers);
+    const byStatus = new Map<number | null, number>();
+    for (const s of expected) byStatus.set(s, (byStatus.get(s) ?? 0) + 1);
+    process.stdout.write(`pre-flight (one request per URL, ${((Date.now() - tPre) / 1000).toFixed(1)} s): ${[...byStatus].map(([k, v]) => `${k ?? 'failed'}: ${v}`).join(', ')}\n`);
+
+    const levels: LevelReport[] = [];
+    for (const connections of opts.connections) {
+      let warmup: LevelReport['warmup'] = null;
+      if (opts.warmup > 0) {
+        const w = await runLoad(opts.base, paths, connections, opts.warmup, opts);
+        const requests = w.perUrl.reduce((a, u) => a + u.count, 0);
+        warmup = { seconds: opts.warmup, requests, rps: requests / w.seconds, errors: w.errors };
+      }
+      sampler?.start();
+      const load = await runLoad(opts.base, paths, connections, opts.duration, opts);
+      const serverReport = sampler?.stop() ?? null;
+
+      const endpoints: LevelReport['endpoints'] = {};
+      for (const e of ENDPOINTS) {
+        const group = load.perUrl.filter((_, i) => endpointOf[i] === e);
+        if (group.length) endpoints[e] = summarize(group, load.seconds);
+      }
+      endpoints.total = summarize(load.perUrl, load.seconds);
+      let unexpectedStatus = 0;
+      load.perUrl.forEach((u, i) => {
+        for (const [code, c] of u.statuses) if (code !== expected[i]) unexpectedStatus += c;
+      });
+      const report: LevelReport = {
+        connections,
+        duration: opts.duration,
+        warmup,
+        seconds: load.seconds,
+        endpoints,
+        urls: load.perUrl.map((u, i) => ({ path: u.path, endpoint: endpointOf[i]!, expectedStatus: expected[i] ?? null, ...summarize([u], load.seconds) })),
+        errors: load.errors,
+        timeouts: load.timeouts,
+        unattributed: load.unattributed,
+        unexpectedStatus,
+        autocannon: load.autocannon,
+        loadGeneratorCpuPercent: load.loadGeneratorCpuPercent,
+        server: serverReport,
+        otherCpuPercent: serverReport
+          ? Math.round(
+              serverReport.hostCpuPercent * serverReport.cores -
+                serverReport.cpuPercent -
+                serverReport.postgresCpuPercent -
+                load.loadGeneratorCpuPercent,
+            )
+          : null,
+      };
+      levels.push(report);
+      printLevel(report, opts.top);
+    }
+
+    if (opts.json) {
+      const doc = {
+        at: new Date().toISOString(),
+        machine,
+        options: {
+          urlFile: opts.urlFile,
+          base: opts.base.origin,
+          duration: opts.duration,
+          warmup: opts.warmup,
+          start: opts.start ?? null,
+          pid: pid ?? null,
+          only: opts.only ?? null,
+          headers: opts.headers,
+          timeout: opts.timeout,
+        },
+        endpoints: ENDPOINT_LABELS,
+        levels,
+      };
+      writeFileSync(opts.json, `${JSON.stringify(doc, null, 2)}\n`);
+      process.stdout.write(`\nwrote ${opts.json}\n`);
+    }
+  } finally {
+    await stopServer();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`error: ${(err as Error).message}\n`);
+  process.exit(1);
+});
