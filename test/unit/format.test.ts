@@ -44,3 +44,7 @@ test('admin keys', () => {
 test('json keeps key order and prints 64-bit integers exactly', () => {
   assert.equal(toJson({ b: 1, a: [9223372036854775805n, null, 'x'] }), '{"b":1,"a":[9223372036854775805,null,"x"]}');
 });
+
+test('json: a client string that looks like a marker stays a string', () => {
+  assert.equal(toJson({ memo: '\u0000abc123', n: -9223372036854775808n, m: [null, true] }), '{"memo":"\\u0000abc123","n":-9223372036854775808,"m":[null,true]}');
+});
