@@ -1,13 +1,22 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
-/** The one query interface of the service: parameterised SQL in, typed rows out. */
-export interface Db {
-  readonly kind: 'postgres' | 'embedded';
+/** Statements on a database: parameterised SQL in, typed rows out. */
+export interface Session {
   /** Runs a parameterised statement as a named prepared statement (parsed once per connection). */
   query<R>(text: string, values?: readonly unknown[]): Promise<R[]>;
   /** Runs SQL text without parameters (may hold several statements); for migrations and admin work. */
   exec(text: string): Promise<void>;
+}
+
+/**
+ * The one query interface of the service. Each `query`/`exec` may run on any connection of the pool;
+ * work that needs one connection throughout (a transaction, temporary tables) uses `session`.
+ */
+export interface Db extends Session {
+  readonly kind: 'postgres' | 'embedded';
+  /** Runs `work` on one connection held for its whole duration. */
+  session<T>(work: (session: Session) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -30,13 +39,12 @@ function statementName(text: string): string {
   return name;
 }
 
-/** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
-export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
+/** A Session on anything with node-postgres' query method: a pool, or one client of it. */
+function sessionOn(target: pg.Pool | pg.PoolClient): Session {
   return {
-    kind,
     async query<R>(text: string, values: readonly unknown[] = []): Promise<R[]> {
       try {
-        const result = await pool.query({ name: statementName(text), text, values: values as unknown[] });
+        const result = await target.query({ name: statementName(text), text, values: values as unknown[] });
         return result.rows as R[];
       } catch (err) {
         throw new DatabaseUnavailableError(err);
@@ -44,9 +52,30 @@ export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<v
     },
     async exec(text: string): Promise<void> {
       try {
-        await pool.query(text);
+        await target.query(text);
       } catch (err) {
         throw new DatabaseUnavailableError(err);
+      }
+    },
+  };
+}
+
+/** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
+export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
+  return {
+    kind,
+    ...sessionOn(pool),
+    async session<T>(work: (session: Session) => Promise<T>): Promise<T> {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw new DatabaseUnavailableError(err);
+      }
+      try {
+        return await work(sessionOn(client));
+      } finally {
+        client.release();
       }
     },
     async close() {

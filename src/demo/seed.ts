@@ -1,12 +1,6 @@
-import { DatabaseUnavailableError } from '../db/db.ts';
+import { DatabaseUnavailableError, type Db, type Session } from '../db/db.ts';
 import { WRITTEN_TABLES, generationSteps } from './generator.ts';
 import { GENERATOR_VERSION, SEED, demoSize } from './network.ts';
-
-/** What the seeder needs of a database: one session (embedded, or a pool of one connection). */
-export interface SeedTarget {
-  exec(sql: string): Promise<void>;
-  query<R>(sql: string, values?: readonly unknown[]): Promise<R[]>;
-}
 
 /** The marker row written with the demo data: its presence means "this data was made by `seed`". */
 export interface DemoInfo {
@@ -45,7 +39,7 @@ const MARKER = 'cqs_demo';
 const WORKING_TABLES = ['d_sig', 'd_tpl', 'd_bloom', 'd_bc', 'd_reason', 'd_acct', 'd_con', 'd_tx', 'd_nonce', 'd_state', 'd_nft', 'd_fact'];
 
 /** Reads what the database holds, without changing anything. */
-export async function inspectDatabase(db: SeedTarget): Promise<DatabaseState> {
+export async function inspectDatabase(db: Session): Promise<DatabaseState> {
   const [state] = await db.query<{ ours: boolean; entity: boolean; others: string }>(
     `select to_regclass('public.cqs_schema_migration') is not null as ours,
             to_regclass('public.entity') is not null as entity,
@@ -72,7 +66,7 @@ export async function inspectDatabase(db: SeedTarget): Promise<DatabaseState> {
 }
 
 /** The marker row of a demo network, or null when the database holds none. */
-export async function readDemoInfo(db: SeedTarget): Promise<DemoInfo | null> {
+export async function readDemoInfo(db: Session): Promise<DemoInfo | null> {
   const [exists] = await db.query<{ marker: boolean }>(`select to_regclass('public.${MARKER}') is not null as marker`);
   if (!exists!.marker) return null;
   const [row] = await db.query<{ info: DemoInfo }>(
@@ -110,8 +104,13 @@ export interface SeedReport {
  * Writes the demo network in one transaction: the tables of WRITTEN_TABLES are truncated and refilled
  * and the marker row is written last, so an interrupted or failed run leaves the previous state.
  * The caller decides whether it may write (see inspectDatabase / ownsData) and creates the schema.
+ * Runs on one connection: the transaction and the temporary working tables belong to it.
  */
-export async function seedDemo(db: SeedTarget, options: SeedOptions): Promise<SeedReport> {
+export function seedDemo(db: Db, options: SeedOptions): Promise<SeedReport> {
+  return db.session((session) => seedInSession(session, options));
+}
+
+async function seedInSession(db: Session, options: SeedOptions): Promise<SeedReport> {
   const started = performance.now();
   const size = demoSize(options.scale);
   const steps = generationSteps(size);

@@ -10,6 +10,7 @@ const fakeDb: Db = {
   kind: 'embedded',
   query: async () => [],
   exec: async () => {},
+  session: (work) => work(fakeDb),
   close: async () => {},
 };
 
