@@ -27,6 +27,13 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** The underlying driver or PostgreSQL error of a database failure (for messages). */
+export function rootCause(err: unknown): Error {
+  let e = err as Error;
+  while (e instanceof DatabaseUnavailableError && e.cause) e = e.cause as Error;
+  return e;
+}
+
 const statementNames = new Map<string, string>();
 
 /** A stable statement name per SQL text, so every connection prepares each statement once. */

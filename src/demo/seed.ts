@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, type Db, type Session } from '../db/db.ts';
+import { type Db, type Session, rootCause } from '../db/db.ts';
 import { WRITTEN_TABLES, generationSteps } from './generator.ts';
 import { GENERATOR_VERSION, SEED, demoSize } from './network.ts';
 
@@ -173,11 +173,4 @@ async function seedInSession(db: Session, options: SeedOptions): Promise<SeedRep
     await db.exec(`drop function if exists pg_temp.u, pg_temp.hi, pg_temp.h, pg_temp.h48, pg_temp.w, pg_temp.wa, pg_temp.lz,
       pg_temp.strip, pg_temp.tint, pg_temp.bs, pg_temp.be, pg_temp.bhash cascade`).catch(() => {});
   }
-}
-
-/** The underlying PostgreSQL error of a database failure (for messages). */
-export function rootCause(err: unknown): Error {
-  let e = err as Error;
-  while (e instanceof DatabaseUnavailableError && e.cause) e = e.cause as Error;
-  return e;
 }

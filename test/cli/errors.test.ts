@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
+import { createScratchDatabase } from '../support/database.ts';
 import { runCli } from './run.ts';
 
 /** Start-up problems end with exit code 1 and one `error:` line saying what to check. */
@@ -84,18 +85,12 @@ const url = process.env.TEST_DATABASE_URL;
 const skip = url ? false : 'needs TEST_DATABASE_URL';
 
 /** A scratch database next to TEST_DATABASE_URL's, dropped afterwards. */
-async function scratch(fn: (scratchUrl: string, name: string) => Promise<void>) {
-  const name = `cqs_cli_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(url!);
-  target.pathname = `/${name}`;
+async function scratch(fn: (scratchUrl: string) => Promise<void>) {
+  const database = await createScratchDatabase(url!, 'cqs_cli');
   try {
-    await fn(target.toString(), name);
+    await fn(database.url);
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 }
 

@@ -12,6 +12,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import JSONbig from 'json-bigint';
 import pg from 'pg';
+import { createScratchDatabase } from '../support/database.ts';
 import {
   aliasBytes,
   base32DecodeLoose,
@@ -511,24 +512,15 @@ databaseSuite('loader on PGlite', async () => {
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 if (testDatabaseUrl) {
   databaseSuite('loader on PostgreSQL (TEST_DATABASE_URL)', async () => {
-    const name = `cqs_loader_check_${process.pid}`;
-    const adminUrl = new URL(testDatabaseUrl);
-    adminUrl.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: adminUrl.toString() });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-    const scratchUrl = new URL(testDatabaseUrl);
-    scratchUrl.pathname = `/${name}`;
-    const client = new pg.Client({ connectionString: scratchUrl.toString() });
+    const scratch = await createScratchDatabase(testDatabaseUrl, 'cqs_loader_check');
+    const client = new pg.Client({ connectionString: scratch.url });
     await client.connect();
     await client.query(readFileSync(MIGRATION, 'utf8'));
     return {
       db: client,
       async close() {
         await client.end();
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await scratch.drop();
       },
     };
   });

@@ -17,6 +17,33 @@ export function testBackends(): Array<'embedded' | 'postgres'> {
   return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
 }
 
+/** An empty database created next to `url`'s on the same server; `drop` removes it again. */
+export async function createScratchDatabase(url: string, prefix = 'cqs_test'): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    name,
+    url: scratch.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
+
 /**
  * A fresh, migrated, empty database: an in-memory PGlite, or a scratch database created next to
  * TEST_DATABASE_URL's (dropped again by close()) so that tests never touch data they do not own.
@@ -29,25 +56,16 @@ export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promis
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `cqs_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  const config = loadConfig({ DATABASE_URL: scratch.toString() }, '/nonexistent');
+  const scratch = await createScratchDatabase(url);
+  const config = loadConfig({ DATABASE_URL: scratch.url }, '/nonexistent');
   const db = createPostgresDb(config);
   await migrate(db);
   return {
     db,
-    label: `postgres (${name})`,
+    label: `postgres (${scratch.name})`,
     async close() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }

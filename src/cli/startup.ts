@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Config } from '../config/config.ts';
-import { rootCause } from './seed.ts';
+import { rootCause } from '../db/db.ts';
 
 /**
  * Start-up checks of the CLI, each failing with one line that says what to check: the data

@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/db.ts';
+import { createEmbeddedDb } from '../db/embedded.ts';
+import { type PostgresOptions, createPostgresDb } from '../db/postgres.ts';
+import { fail, status } from './output.ts';
+import { StartupError, describeDbError, describeTarget, prepareDataDir } from './startup.ts';
+
+export interface OpenedDatabase {
+  db: Db;
+  /** For messages: "embedded (PGlite) in DIR", "PostgreSQL postgres://...". */
+  where: string;
+  /** Closes the database and releases the data directory's lock. */
+  close: () => Promise<void>;
+}
+
+/**
+ * The embedded database in `dataDir` (created on first use, locked against a second process), or a
+ * throwaway one in memory. Problems end the process with one line saying what to check.
+ */
+export async function openEmbedded(options: { dataDir: string; memory: boolean }): Promise<OpenedDatabase> {
+  if (options.memory) {
+    const { db } = await createEmbeddedDb();
+    return { db, where: 'embedded (PGlite) in memory', close: () => db.close() };
+  }
+  const dir = resolve(options.dataDir);
+  let lock: ReturnType<typeof prepareDataDir>;
+  try {
+    lock = prepareDataDir(dir);
+  } catch (err) {
+    if (err instanceof StartupError) fail(err.message);
+    throw err;
+  }
+  if (!lock.existing) status(`Creating the embedded database in ${dir} (first start)...`);
+  try {
+    const { db } = await createEmbeddedDb(dir);
+    return {
+      db,
+      where: `embedded (PGlite) in ${dir}`,
+      close: async () => {
+        await db.close().catch(() => {});
+        lock.release();
+      },
+    };
+  } catch (err) {
+    lock.release();
+    fail(`cannot open the embedded database in ${dir} (${(err as Error).message}); if an earlier first start was killed, delete the directory and start again`);
+  }
+}
+
+/**
+ * A PostgreSQL connection for an administrative command (migrate, seed): one connection, no
+ * statement timeout, checked at once so that a wrong URL fails before any work.
+ */
+export async function openAdminPostgres(config: Config, url: string | undefined): Promise<OpenedDatabase> {
+  const target = describeTarget(config, url);
+  const options: PostgresOptions = { url, maxConnections: 1, statementTimeoutMs: 0, connectionTimeoutMs: 15_000 };
+  const db = createPostgresDb({ ...config, databaseUrl: url }, options);
+  try {
+    await db.query('select 1');
+  } catch (err) {
+    await db.close().catch(() => {});
+    fail(describeDbError(err, target));
+  }
+  return { db, where: target.display, close: () => db.close().catch(() => {}) };
+}

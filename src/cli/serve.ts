@@ -1,0 +1,172 @@
+import type { AddressInfo } from 'node:net';
+import pino, { type Logger } from 'pino';
+import { createApp } from '../app.ts';
+import type { Config } from '../config/config.ts';
+import { type Db, rootCause } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { createPostgresDb } from '../db/postgres.ts';
+import { demoExamples } from '../demo/examples.ts';
+import { DAYS } from '../demo/network.ts';
+import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
+import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
+import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';
+import { fail, formatCount, signals, status } from './output.ts';
+import { ProgressBar } from './progress.ts';
+import { demoLine } from './seed.ts';
+import { checkPortFree, describeDbError, describeTarget, portMessage } from './startup.ts';
+
+export interface ServeFlags {
+  host: string;
+  dataDir: string;
+  memory: boolean;
+  migrate: boolean;
+  workers: number;
+}
+
+/** A database ready to serve, and the line the banner says about it. */
+interface Served extends OpenedDatabase {
+  line: string;
+  demo: DemoInfo | null;
+}
+
+/** First start of an embedded database: the demo network, in one transaction, interruptible between statements. */
+async function seedFirstStart(opened: OpenedDatabase): Promise<string> {
+  const progress = process.stderr.isTTY ? new ProgressBar(process.stderr, 'Creating the demo network') : null;
+  if (!progress) status('Creating the demo network...');
+  try {
+    const report = await seedDemo(opened.db, {
+      scale: 1,
+      onProgress: (done, total, label) => progress?.update(done, total, label),
+      shouldStop: () => signals.received !== null,
+    });
+    progress?.end();
+    const c = report.rowCounts;
+    return `${opened.where}: demo network created in ${report.seconds.toFixed(1)} s (${DAYS} days, ${formatCount(c.contract_result ?? 0)} contract results, ${formatCount(c.contract_log ?? 0)} logs, ${formatCount(c.record_file ?? 0)} blocks)`;
+  } catch (err) {
+    progress?.end();
+    await opened.close();
+    if (err instanceof SeedInterrupted) {
+      status(`${signals.received}: stopped before the demo network was complete; nothing was kept, the next start creates it again`);
+      process.exit(signals.exitCode());
+    }
+    fail(`cannot create the demo network: ${(err as Error).message}`);
+  }
+}
+
+/** Exits (with the signal's code) when a signal arrived while preparing. */
+async function exitIfSignalled(opened: OpenedDatabase): Promise<void> {
+  if (!signals.received) return;
+  await opened.close();
+  process.exit(signals.exitCode());
+}
+
+/** The embedded database: opened, migrated, and on its first start filled with the demo network. */
+async function prepareEmbedded(flags: ServeFlags, logger: Logger): Promise<Served> {
+  const opened = await openEmbedded(flags);
+  await exitIfSignalled(opened);
+  try {
+    const result = await migrate(opened.db);
+    if (result.applied.length) logger.info({ applied: result.applied }, 'database migrated');
+  } catch (err) {
+    await opened.close();
+    fail(`cannot prepare the database: ${rootCause(err).message}`);
+  }
+  await exitIfSignalled(opened);
+  const state = await inspectDatabase(opened.db);
+  let line = `${opened.where}: existing data reused`;
+  let demo = state.demo;
+  if (demo) {
+    line += ` (${demoLine(demo)})`;
+  } else if (ownsData(state)) {
+    line = await seedFirstStart(opened);
+    demo = await readDemoInfo(opened.db);
+  }
+  await exitIfSignalled(opened);
+  return { ...opened, line, demo };
+}
+
+/** `--migrate`: creates the schema in an empty external database before serving it. */
+async function migrateExternal(config: Config, logger: Logger): Promise<void> {
+  const admin = await openAdminPostgres(config, config.databaseUrl);
+  try {
+    const result = await migrate(admin.db);
+    if (result.foreignSchema) logger.info('the database holds a schema made by its importer; not migrated');
+    else if (result.applied.length) logger.info({ applied: result.applied }, 'database migrated');
+  } catch (err) {
+    await admin.close();
+    fail(`cannot migrate ${admin.where}: ${rootCause(err).message}`);
+  }
+  await admin.close();
+}
+
+/** An external PostgreSQL, served as it is; one that is down answers 503 until it is back. */
+async function prepareExternal(config: Config): Promise<Served> {
+  const target = describeTarget(config);
+  const where = `PostgreSQL ${target.display}`;
+  const db: Db = createPostgresDb(config);
+  let demo: DemoInfo | null = null;
+  try {
+    demo = await readDemoInfo(db);
+  } catch (err) {
+    if (workerNumber() === 1) status(`warning: ${describeDbError(err, target)}; requests answer 503 until the database is reachable`);
+  }
+  return { db, where, close: () => db.close(), line: demo ? `${where} (${demoLine(demo)})` : where, demo };
+}
+
+function banner(base: string, served: Served, workers: number): string {
+  const lines = [`contract-query-service listening on ${base}`, `  database: ${served.line}`];
+  if (workers > 1) lines.push(`  workers: ${workers} processes`);
+  const examples = served.demo ? demoExamples(served.demo.facts) : [];
+  if (examples.length) {
+    lines.push('  try:');
+    for (const example of examples) lines.push(`    ${example.title}`, `      ${base}${example.path}`);
+  }
+  lines.push('  stop with Ctrl-C');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `serve`: the HTTP API on the embedded database (default) or on the configured PostgreSQL, in one
+ * process or, with --workers N (PostgreSQL only), in N processes sharing the port.
+ */
+export async function runServe(config: Config, flags: ServeFlags): Promise<void> {
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  if (flags.workers > 1 && !config.externalDatabase) {
+    fail('--workers needs PostgreSQL (DATABASE_URL): the embedded database lives inside one process', 2);
+  }
+  if (isPrimary()) {
+    try {
+      await checkPortFree(config.port, flags.host);
+    } catch (err) {
+      fail((err as Error).message);
+    }
+    if (config.externalDatabase && flags.migrate) await migrateExternal(config, logger);
+    if (flags.workers > 1) return runPrimary(flags.workers, logger);
+  }
+  signals.install({ repeatExits: isPrimary() });
+  const served = config.externalDatabase ? await prepareExternal(config) : await prepareEmbedded(flags, logger);
+
+  const app = createApp(config, served.db, logger);
+  try {
+    await app.listen({ port: config.port, host: flags.host, listenTextResolver: (address) => `listening on ${address}` });
+  } catch (err) {
+    await served.close();
+    fail(portMessage(err as NodeJS.ErrnoException, config.port, flags.host));
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers));
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), 10_000).unref();
+    // stop accepting and let the requests in flight finish before the pool goes
+    await app.close();
+    await served.close();
+    process.exit(0);
+  };
+  signals.onSignal = (signal) => void shutdown(signal);
+  if (signals.received) void shutdown(signals.received);
+}
