@@ -18,20 +18,23 @@ export const formatCount = (n: number): string => n.toLocaleString('en-US');
 /**
  * SIGINT/SIGTERM while the command prepares (opens, migrates, seeds): remembered and acted upon at
  * the next safe point, or passed to `onSignal` once the command has registered one. A second signal
- * exits at once, except in a cluster worker, which gets a Ctrl-C twice (from the terminal and from
- * its primary) and leaves escalation to the primary.
+ * a second or more later exits at once. One within that second is the same request delivered twice
+ * (Ctrl-C reaches both `npm start` and this process, and npm passes its copy on), and so is any
+ * repeat in a cluster worker, whose primary passes on the signals it gets.
  */
 export const signals = {
   received: null as NodeJS.Signals | null,
+  receivedAt: 0,
   onSignal: null as ((signal: NodeJS.Signals) => void) | null,
   install(options: { repeatExits: boolean } = { repeatExits: true }): void {
     const handler = (signal: NodeJS.Signals) => {
       if (signals.received) {
-        if (!options.repeatExits) return;
+        if (!options.repeatExits || performance.now() - signals.receivedAt < 1000) return;
         status(`${signal} again: exiting at once`);
         process.exit(130);
       }
       signals.received = signal;
+      signals.receivedAt = performance.now();
       if (signals.onSignal) signals.onSignal(signal);
       else status(`${signal}: stopping once the current database step is done (send it again to exit at once)`);
     };

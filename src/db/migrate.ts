@@ -1,10 +1,13 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
-const RECOMMENDED_INDEXES = join(dirname(fileURLToPath(import.meta.url)), 'recommended', 'indexes.sql');
+/** src/db: this module's folder, or, when it runs bundled into dist/cli.js, ../src/db from there. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DB_DIR = existsSync(join(HERE, 'migrations')) ? HERE : join(HERE, '..', 'src', 'db');
+const MIGRATIONS_DIR = join(DB_DIR, 'migrations');
+const RECOMMENDED_INDEXES = join(DB_DIR, 'recommended', 'indexes.sql');
 
 export interface Migration {
   version: string;

@@ -14,9 +14,16 @@ const replacer = (_key: string, value: unknown) => (typeof value === 'bigint' ? 
 /**
  * JSON serialization that prints bigint values as exact decimal numbers (64-bit integers beyond 2^53),
  * with no whitespace and object keys in insertion order, like the reference's BigInt-aware JSON.stringify.
- * Native JSON.stringify does the work (three times faster than a hand-written walk).
+ * Native JSON.stringify does the work. Bodies without a bigint (nearly all) take its fast path: a
+ * replacer function alone makes it several times slower. A bigint makes that first attempt throw a
+ * TypeError, and only then is the body serialized again with the replacer.
  */
 export function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
   const text = JSON.stringify(value, replacer) ?? 'null';
   return text.includes(MARK_ID) ? text.replace(MARKED, '$1') : text;
 }

@@ -26,13 +26,22 @@ export interface Cli {
   stop(signal?: NodeJS.Signals): Promise<number | string>;
 }
 
-/** Starts the CLI as a user would: `node --import tsx src/cli.ts <args>` in the project folder. */
+/** Starts the CLI from its sources: `node --import tsx src/cli.ts <args>` in the project folder. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Cli {
+  return spawnCommand(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], env);
+}
+
+/** Starts the service exactly as the README says: `npm start -- <args>` in the project folder. */
+export function npmStart(args: string[], env: NodeJS.ProcessEnv = {}): Cli {
+  return spawnCommand('npm', ['start', '--', ...args], env);
+}
+
+function spawnCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Cli {
   const started = performance.now();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...env };
   delete childEnv.DATABASE_URL;
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { freePort, startCli } from './run.ts';
+import { freePort, npmStart } from './run.ts';
 
 /**
- * The README's quick start, as a user runs it: `node --import tsx src/cli.ts serve` on a fresh data
- * directory prints a banner with example URLs that all answer with data; SIGTERM stops it with exit
+ * The README's quick start, as a user runs it: `npm start` (here with a free port and a fresh data
+ * directory) prints a banner with example URLs that all answer with data; SIGTERM stops it with exit
  * code 0; the next start on the same directory reuses the data and is quick.
  */
 
@@ -28,7 +28,7 @@ async function checkUrl(url: string): Promise<void> {
 test('first start seeds a demo network, every banner URL answers with data, a restart reuses it', { timeout: 240_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cqs-start-'));
   const port = await freePort();
-  const serve = () => startCli(['serve', '--port', String(port), '--data-dir', dir]);
+  const serve = () => npmStart(['--port', String(port), '--data-dir', dir]);
   try {
     const first = serve();
     const firstMs = await first.waitFor(BANNER_END, 120_000);
@@ -40,7 +40,7 @@ test('first start seeds a demo network, every banner URL answers with data, a re
     for (const url of urls) await checkUrl(url);
 
     // the data directory is locked while in use
-    const intruder = startCli(['serve', '--port', String(await freePort()), '--data-dir', dir]);
+    const intruder = npmStart(['--port', String(await freePort()), '--data-dir', dir]);
     assert.equal(await intruder.exited, 1);
     assert.match(intruder.stderr(), /is in use by process \d+/);
 
@@ -65,7 +65,7 @@ test('first start seeds a demo network, every banner URL answers with data, a re
 test('an interrupted first start keeps nothing; the next start seeds again', { timeout: 240_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cqs-interrupt-'));
   const port = await freePort();
-  const serve = () => startCli(['serve', '--port', String(port), '--data-dir', dir]);
+  const serve = () => npmStart(['--port', String(port), '--data-dir', dir]);
   try {
     const interrupted = serve();
     await interrupted.waitFor('Creating the demo network', 120_000);
