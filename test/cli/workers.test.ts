@@ -32,7 +32,7 @@ test('--workers runs N processes on one port; SIGTERM stops them all', { skip: u
     );
     for (const answer of answers) {
       assert.equal(answer.status, 200);
-      assert.equal((await answer.json()).results.length, 2);
+      assert.equal(((await answer.json()) as { results: unknown[] }).results.length, 2);
     }
     assert.equal(await server.stop('SIGTERM'), 0);
     for (const pid of workers) assert.throws(() => process.kill(pid, 0), 'worker stopped');
