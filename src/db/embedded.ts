@@ -4,6 +4,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import pg from 'pg';
 import { type Db, poolDb } from './db.ts';
+import { typeParsers } from './types.ts';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WASM) in this process, reached through
@@ -12,7 +13,7 @@ import { type Db, poolDb } from './db.ts';
  */
 export async function createEmbeddedDb(dataDir?: string): Promise<{ db: Db; pglite: PGlite }> {
   const pglite = await PGlite.create(dataDir ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
-  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), types: typeParsers });
   pool.on('error', () => {});
   const db = poolDb('embedded', pool, async () => {
     await pglite.close();

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Config } from '../config/config.ts';
 import { type Db, poolDb } from './db.ts';
+import { typeParsers } from './types.ts';
 
 export interface PostgresOptions {
   /** Full connection URL; when absent the db.* configuration keys are used. */
@@ -38,8 +39,10 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     statement_timeout: options.statementTimeoutMs,
     application_name: 'contract-query-service',
     // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
-    // the service's queries are short index scans that never profit from it.
-    options: '-c jit=off',
+    // the service's queries are short index scans that never profit from it. bytea arrives as hex
+    // text, which the type parsers keep as it is.
+    options: '-c jit=off -c bytea_output=hex',
+    types: typeParsers,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.

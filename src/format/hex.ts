@@ -1,19 +1,20 @@
-/** Byte-array renderings of the reference (all lower-case hex). */
-type Bytes = Uint8Array | null | undefined;
+/**
+ * Byte arrays as the service handles them: `bytea` columns arrive from the database as lower-case hex
+ * text without a prefix (see src/db/types.ts), never as Buffers, so rendering them is string work only.
+ */
+export type HexBytes = string;
 
-const toHex = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-
-/** "0x" + hex of all bytes; null or empty -> "0x". */
-export function hex(bytes: Bytes): string {
-  return bytes && bytes.length > 0 ? `0x${toHex(bytes)}` : '0x';
+/** "0x" + the hex digits; null or empty -> "0x". */
+export function hex(bytes: HexBytes | null): string {
+  return bytes ? `0x${bytes}` : '0x';
 }
 
 /** Hex left-padded with zeros to at least `digits` hex digits; null or empty -> "0x". */
-export function hexPadded(bytes: Bytes, digits: number): string {
-  return bytes && bytes.length > 0 ? `0x${toHex(bytes).padStart(digits, '0')}` : '0x';
+export function hexPadded(bytes: HexBytes | null, digits: number): string {
+  return bytes ? `0x${bytes.padStart(digits, '0')}` : '0x';
 }
 
-/** Plain hex of bytes without prefix (empty string for null/empty). */
-export function rawHex(bytes: Bytes): string {
-  return bytes && bytes.length > 0 ? toHex(bytes) : '';
+/** The bytes of hex digits (for the rare values that must be decoded, such as protobuf). */
+export function hexToBytes(bytes: HexBytes | null): Buffer {
+  return Buffer.from(bytes ?? '', 'hex');
 }

@@ -1,4 +1,4 @@
-import { rawHex } from './hex.ts';
+import type { HexBytes } from './hex.ts';
 
 export interface FormattedKey {
   _type: 'ED25519' | 'ECDSA_SECP256K1' | 'ProtobufEncoded';
@@ -9,10 +9,9 @@ const ED25519 = /^(?:1220|32240a221220|2a28080112240a221220)([0-9a-f]{64})$/;
 const ECDSA = /^(?:3a21|32250a233a21|2a29080112250a233a21)([0-9a-f]{66})$/;
 
 /** Renders entity.key (a serialized protobuf Key) as the reference does. */
-export function formatKey(bytes: Uint8Array | null): FormattedKey | null {
-  if (bytes === null) return null;
-  if (bytes.length === 2 && bytes[0] === 0x32 && bytes[1] === 0x00) return null; // empty key list: immutable
-  const h = rawHex(bytes);
+export function formatKey(h: HexBytes | null): FormattedKey | null {
+  if (h === null) return null;
+  if (h === '3200') return null; // empty key list: immutable
   const ed = ED25519.exec(h);
   if (ed) return { _type: 'ED25519', key: ed[1]! };
   const ec = ECDSA.exec(h);

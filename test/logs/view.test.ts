@@ -4,7 +4,8 @@ import { type BlockRow, type LogRow, assignRecordFiles, logConditions } from '..
 import { logView } from '../../src/contracts/logs/view.ts';
 import { toJson } from '../../src/format/json.ts';
 
-const b = (hex: string) => Buffer.from(hex, 'hex');
+/** A bytea value as the database layer delivers it: hex digits. */
+const b = (hex: string) => hex;
 
 const ROW: LogRow = {
   bloom: b('0123'),
@@ -104,12 +105,12 @@ test('record files are attributed like the reference merge', () => {
 
 test('conditions: one box is plain bounds; several are OR-ed under their hull or probed by timestamp', () => {
   const params: unknown[] = [];
-  const topics = new Map([['topic1', [b('0a'), b('0b')]]] as const);
+  const topics = new Map([['topic1', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')]]] as const);
   assert.equal(
     logConditions({ contractId: 5n, boxes: [{ from: 1n, to: 9n }], topics, order: 'asc', limit: 2 }, params),
     'cl.contract_id = $1 and cl.topic1 = any($2::bytea[]) and cl.consensus_timestamp >= $3 and cl.consensus_timestamp <= $4',
   );
-  assert.deepEqual(params, ['5', [b('0a'), b('0b')], '1', '9']);
+  assert.deepEqual(params, ['5', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')], '1', '9']);
   const p2: unknown[] = [];
   assert.equal(
     logConditions(

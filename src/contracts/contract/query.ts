@@ -2,6 +2,7 @@ import type { Db } from '../../db/db.ts';
 import type { Filter } from '../../http/filters.ts';
 import type { EvmAddressRef } from '../../http/contractParam.ts';
 import { timestampToNs } from '../../format/timestamp.ts';
+import type { HexBytes } from '../../format/hex.ts';
 
 /** A row of entity (or entity_history) joined with contract. */
 export interface ContractRow {
@@ -9,10 +10,10 @@ export interface ContractRow {
   auto_renew_period: string | null;
   created_timestamp: string | null;
   deleted: boolean | null;
-  evm_address: Buffer | null;
+  evm_address: HexBytes | null;
   expiration_timestamp: string | null;
   id: string;
-  key: Buffer | null;
+  key: HexBytes | null;
   max_automatic_token_associations: number | null;
   memo: string;
   ethereum_nonce: string | null;
@@ -22,8 +23,8 @@ export interface ContractRow {
   timestamp_from: string | null;
   timestamp_to: string | null;
   file_id: string | null;
-  initcode: Buffer | null;
-  runtime_bytecode: Buffer | null;
+  initcode: HexBytes | null;
+  runtime_bytecode: HexBytes | null;
 }
 
 export type ContractKey = { kind: 'id'; id: bigint } | EvmAddressRef;
@@ -109,8 +110,8 @@ export async function findContract(db: Db, key: ContractKey, timestamps: readonl
  * The bytecode file's content at the contract's creation: every file_data chunk from the last
  * FileCreate or non-empty FileUpdate up to the creation timestamp, in order.
  */
-export async function fileBytecode(db: Db, fileId: string, createdTimestamp: string): Promise<Buffer | null> {
-  const rows = await db.query<{ data: Buffer | null }>(
+export async function fileBytecode(db: Db, fileId: string, createdTimestamp: string): Promise<HexBytes | null> {
+  const rows = await db.query<{ data: HexBytes | null }>(
     `select string_agg(file_data, ''::bytea order by consensus_timestamp) as data
      from file_data
      where entity_id = $1

@@ -1,5 +1,5 @@
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
-import { hex } from '../../format/hex.ts';
+import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { type FormattedKey, formatKey } from '../../format/key.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
@@ -36,9 +36,9 @@ function expiration(row: ContractRow): string | null {
 }
 
 /** Bytecode read from a file is hex text: returned as is, "0x" added when missing. */
-export function fileBytecodeText(data: Buffer | null): string {
-  if (data === null || data.length === 0) return '0x';
-  const text = data.toString('utf8');
+export function fileBytecodeText(data: HexBytes | null): string {
+  if (!data) return '0x';
+  const text = hexToBytes(data).toString('utf8');
   return text.startsWith('0x') ? text : `0x${text}`;
 }
 

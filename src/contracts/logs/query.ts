@@ -1,22 +1,23 @@
 import type { Db } from '../../db/db.ts';
 import { INT64_MAX } from '../../format/entityId.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './bounds.ts';
+import type { HexBytes } from '../../format/hex.ts';
 
 /** A contract_log row with the contract's entity.evm_address. */
 export interface LogRow {
-  bloom: Buffer;
+  bloom: HexBytes;
   contract_id: string;
   consensus_timestamp: string;
-  data: Buffer;
+  data: HexBytes;
   index: number;
   root_contract_id: string | null;
-  topic0: Buffer | null;
-  topic1: Buffer | null;
-  topic2: Buffer | null;
-  topic3: Buffer | null;
-  transaction_hash: Buffer | null;
+  topic0: HexBytes | null;
+  topic1: HexBytes | null;
+  topic2: HexBytes | null;
+  topic3: HexBytes | null;
+  transaction_hash: HexBytes | null;
   transaction_index: number | null;
-  evm_address: Buffer | null;
+  evm_address: HexBytes | null;
 }
 
 export interface LogQuery {

@@ -2,25 +2,26 @@ import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
 import { badRequest, invalidParameter, notFound } from '../../http/errors.ts';
 import type { BlockFilter, Range } from './params.ts';
+import type { HexBytes } from '../../format/hex.ts';
 
 /** A contract_result row with the contract's entity.evm_address (NULL when there is no entity). */
 export interface ResultRow {
   amount: string | null;
-  bloom: Buffer | null;
-  call_result: Buffer | null;
+  bloom: HexBytes | null;
+  call_result: HexBytes | null;
   consensus_timestamp: string;
   contract_id: string;
   created_contract_ids: Array<string | null> | null;
   error_message: string | null;
-  function_parameters: Buffer | null;
+  function_parameters: HexBytes | null;
   /** Only selected when sender_id is NULL (the `from` fallback needs it); NULL otherwise. */
-  function_result: Buffer | null;
+  function_result: HexBytes | null;
   gas_consumed: string | null;
   gas_limit: string;
   gas_used: string | null;
   sender_id: string | null;
-  transaction_hash: Buffer | null;
-  evm_address: Buffer | null;
+  transaction_hash: HexBytes | null;
+  evm_address: HexBytes | null;
 }
 
 export interface ResultsQuery {

@@ -1,5 +1,5 @@
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
-import { hex } from '../../format/hex.ts';
+import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { senderAlias } from './protobuf.ts';
@@ -28,18 +28,18 @@ export interface ResultView {
  * `from`: the long-zero address of a non-zero sender_id; without a sender, the alias of the sender
  * recorded in the protobuf function_result (if it decodes and carries one); else null.
  */
-export function fromAddress(senderId: string | null, functionResult: Buffer | null): string | null {
+export function fromAddress(senderId: string | null, functionResult: HexBytes | null): string | null {
   if (senderId !== null && BigInt(senderId) !== 0n) return longZeroAddress(senderId);
-  if (senderId === null && functionResult !== null && functionResult.length > 0) {
-    const alias = senderAlias(functionResult);
-    if (alias !== undefined) return hex(alias);
+  if (senderId === null && functionResult) {
+    const alias = senderAlias(hexToBytes(functionResult));
+    if (alias !== undefined) return `0x${Buffer.from(alias).toString('hex')}`;
   }
   return null;
 }
 
 export function resultView(row: ResultRow): ResultView {
   return {
-    address: row.evm_address !== null && row.evm_address.length > 0 ? hex(row.evm_address) : longZeroAddress(row.contract_id),
+    address: row.evm_address ? hex(row.evm_address) : longZeroAddress(row.contract_id),
     amount: int8(row.amount),
     bloom: hex(row.bloom),
     call_result: hex(row.call_result),
