@@ -21,6 +21,18 @@ export function postgresOptionsFromConfig(config: Config): PostgresOptions {
   };
 }
 
+/**
+ * How the service's sessions plan their (named, prepared) statements. Every statement is written so
+ * that its generic plan is a bounded index scan whatever the parameter values (docs/performance.md
+ * shows each plan); forcing it skips planning on every execution, which was a third of PostgreSQL's
+ * CPU time on the bench mix, and keeps the planner from switching to another plan for particular
+ * values (the primary-key walk of mirror node issue 9968).
+ * JIT compilation is off: it costs seconds on plans the planner thinks are expensive (mirror node
+ * issue 9245), and these short index scans never profit from it. bytea arrives as hex text, which
+ * the type parsers keep as it is.
+ */
+export const PLAN_CACHE_MODE = 'force_generic_plan';
+
 /** A pool on a real PostgreSQL server (or a read replica / Citus coordinator). Connects lazily. */
 export function createPostgresDb(config: Config, options: PostgresOptions = postgresOptionsFromConfig(config)): Db {
   const connection: pg.PoolConfig = options.url
@@ -38,10 +50,7 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     connectionTimeoutMillis: options.connectionTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'contract-query-service',
-    // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
-    // the service's queries are short index scans that never profit from it. bytea arrives as hex
-    // text, which the type parsers keep as it is.
-    options: '-c jit=off -c bytea_output=hex',
+    options: `-c jit=off -c plan_cache_mode=${PLAN_CACHE_MODE} -c bytea_output=hex`,
     types: typeParsers,
     idleTimeoutMillis: 30_000,
   });
