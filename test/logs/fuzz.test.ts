@@ -96,6 +96,7 @@ test('random paths and query strings never get a 5xx or a malformed body', async
     }),
     { numRuns: Number(process.env.LOGS_FUZZ_RUNS ?? 3000) },
   );
-  // the generator reaches both answers with rows and every kind of error
-  assert.ok(withLogs > 50 && (statuses.get(400) ?? 0) > 50 && (statuses.get(404) ?? 0) > 0, JSON.stringify([...statuses, ['withLogs', withLogs]]));
+  // the generator reaches both answers with rows (about 55 of 3,000 runs: a margin for the random seed)
+  // and every kind of error
+  assert.ok(withLogs > 20 && (statuses.get(400) ?? 0) > 50 && (statuses.get(404) ?? 0) > 0, JSON.stringify([...statuses, ['withLogs', withLogs]]));
 });

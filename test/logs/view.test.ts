@@ -21,6 +21,10 @@ const ROW: LogRow = {
   transaction_hash: b('9db63968721fc76815d11b0b97734669bf88ae3810e07c199924553f0548eb99'),
   transaction_index: 2,
   evm_address: b('62cf9068fed962cf9068fed962cf9068fed9dddd'),
+  block_consensus_start: null,
+  block_consensus_end: null,
+  block_index: null,
+  block_hash: null,
 };
 
 const BLOCK: BlockRow = {
@@ -107,14 +111,14 @@ test('conditions: one box is plain bounds; several are OR-ed under their hull or
   const params: unknown[] = [];
   const topics = new Map([['topic1', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')]]] as const);
   assert.equal(
-    logConditions({ contractId: 5n, boxes: [{ from: 1n, to: 9n }], topics, order: 'asc', limit: 2 }, params),
+    logConditions({ contractId: 5n, boxes: [{ from: 1n, to: 9n }], topics }, params),
     'cl.contract_id = $1 and cl.topic1 = any($2::bytea[]) and cl.consensus_timestamp >= $3 and cl.consensus_timestamp <= $4',
   );
   assert.deepEqual(params, ['5', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')], '1', '9']);
   const p2: unknown[] = [];
   assert.equal(
     logConditions(
-      { contractId: 5n, boxes: [{ from: 1n, to: 1n, indexFrom: 3 }, { from: 2n, to: 9n }], topics: new Map(), order: 'asc', limit: 2 },
+      { contractId: 5n, boxes: [{ from: 1n, to: 1n, indexFrom: 3 }, { from: 2n, to: 9n }], topics: new Map() },
       p2,
     ),
     'cl.contract_id = $1 and cl.consensus_timestamp >= $2 and cl.consensus_timestamp <= $3 and ' +
@@ -124,7 +128,7 @@ test('conditions: one box is plain bounds; several are OR-ed under their hull or
   const p3: unknown[] = [];
   assert.equal(
     logConditions(
-      { contractId: 5n, boxes: [{ from: 9n, to: 9n, indexFrom: 3 }, { from: 1n, to: 1n, indexTo: 2 }], topics: new Map(), order: 'asc', limit: 2 },
+      { contractId: 5n, boxes: [{ from: 9n, to: 9n, indexFrom: 3 }, { from: 1n, to: 1n, indexTo: 2 }], topics: new Map() },
       p3,
     ),
     'cl.contract_id = $1 and cl.consensus_timestamp = any($2::bigint[]) and ' +

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/db.ts';
-import { INT64_MAX } from '../../format/entityId.ts';
-import { type Box, TOPIC_KEYS, type TopicKey } from './bounds.ts';
 import type { HexBytes } from '../../format/hex.ts';
+import { type Box, TOPIC_KEYS, type TopicKey } from './bounds.ts';
 
 /** A contract_log row with the contract's entity.evm_address. */
 export interface LogRow {
@@ -18,6 +17,11 @@ export interface LogRow {
   transaction_hash: HexBytes | null;
   transaction_index: number | null;
   evm_address: HexBytes | null;
+  /** The first record file ending at or after the log (within the page's bound), if any. */
+  block_consensus_start: string | null;
+  block_consensus_end: string | null;
+  block_index: string | null;
+  block_hash: string | null;
 }
 
 export interface LogQuery {
@@ -28,6 +32,8 @@ export interface LogQuery {
   topics: ReadonlyMap<TopicKey, readonly Buffer[]>;
   order: 'asc' | 'desc';
   limit: number;
+  /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
+  closeIntervalNs: bigint;
 }
 
 const COLUMNS = `cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
@@ -61,7 +67,7 @@ function boxConditions(box: Box, params: unknown[]): string[] {
  * on (contract_id, consensus_timestamp) is bounded; boxes that each hold a single timestamp become
  * `consensus_timestamp = any(...)` probes instead of a hull (their timestamps may be far apart).
  */
-export function logConditions(query: LogQuery, params: unknown[]): string {
+export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>, params: unknown[]): string {
   params.push(query.contractId.toString());
   const where = ['cl.contract_id = $1'];
   for (const key of TOPIC_KEYS) {
@@ -93,7 +99,8 @@ export function logConditions(query: LogQuery, params: unknown[]): string {
 }
 
 /**
- * One page of logs in (consensus_timestamp, index) order, each row with the contract's evm_address.
+ * One page of logs in (consensus_timestamp, index) order, each row with the contract's evm_address
+ * and its candidate record file, in one statement.
  *
  * `page` takes the first `limit` matching rows in timestamp order only, which the index
  * (contract_id, consensus_timestamp desc, index) delivers without sorting, so the scan stops after
@@ -101,12 +108,17 @@ export function logConditions(query: LogQuery, params: unknown[]): string {
  * Every matching row beyond the page's edge timestamp is then known to be in the page; the rows at
  * the edge timestamp are read again in full, and the union is sorted on (timestamp, index): at
  * most `limit` rows plus one timestamp's logs.
+ *
+ * The record file of each log is the reference's candidate: the first file ending at or after the
+ * log's timestamp and at most maxRecordFileCloseInterval after the page's latest log, one primary
+ * key probe per row (never a range over every record file between the page's first and last log,
+ * which for a sparse contract spans months). assignRecordFiles then attributes them.
  */
 export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
   const values: unknown[] = [];
   const where = logConditions(query, values);
-  values.push(query.limit);
-  const limit = `$${values.length}`;
+  const limit = `$${values.push(query.limit)}`;
+  const slack = `$${values.push(query.closeIntervalNs.toString())}::bigint`;
   const dir = query.order;
   const edge = dir === 'desc' ? 'min' : 'max';
   const beyond = dir === 'desc' ? '>' : '<';
@@ -118,17 +130,29 @@ export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
   limit ${limit}
 ), edge as (
   select ${edge}(consensus_timestamp) as ts from page
-)
-select l.*, (select e.evm_address from entity e where e.id = $1) as evm_address
-from (
+), logs as (
   select * from page where consensus_timestamp ${beyond} (select ts from edge)
   union all
   select ${COLUMNS}
   from contract_log cl
   where ${where} and cl.consensus_timestamp = (select ts from edge)
-) l
-order by l.consensus_timestamp ${dir}, l.index ${dir}
-limit ${limit}`;
+  order by consensus_timestamp ${dir}, index ${dir}
+  limit ${limit}
+), bound as (
+  select least(max(consensus_timestamp), 9223372036854775807 - ${slack}) + ${slack} as block_end from logs
+)
+select l.*, (select e.evm_address from entity e where e.id = $1) as evm_address,
+  rf.consensus_start as block_consensus_start, rf.consensus_end as block_consensus_end,
+  rf.index as block_index, rf.hash as block_hash
+from logs l
+left join lateral (
+  select r.consensus_start, r.consensus_end, r.index, r.hash
+  from record_file r
+  where r.consensus_end >= l.consensus_timestamp and r.consensus_end <= (select block_end from bound)
+  order by r.consensus_end
+  limit 1
+) rf on true
+order by l.consensus_timestamp ${dir}, l.index ${dir}`;
   return { text, values };
 }
 
@@ -144,21 +168,6 @@ export interface BlockRow {
   index: string;
   hash: string;
 }
-
-/**
- * For each timestamp, the first record file ending at or after it, within [timestamp, max + slack]:
- * one statement per page, one primary-key probe per distinct timestamp (never a range over every
- * record file between the page's first and last log, which for a sparse contract spans months).
- */
-const RECORD_FILES_SQL = `select rf.consensus_start, rf.consensus_end, rf.index, rf.hash
-from unnest($1::bigint[]) as t(ts)
-cross join lateral (
-  select r.consensus_start, r.consensus_end, r.index, r.hash
-  from record_file r
-  where r.consensus_end >= t.ts and r.consensus_end <= $2
-  order by r.consensus_end
-  limit 1
-) rf`;
 
 /**
  * Attributes record files to timestamps exactly as the reference does: the candidate files (sorted
@@ -189,17 +198,15 @@ export function assignRecordFiles(timestamps: readonly string[], files: readonly
   return result;
 }
 
-/** The record file (block) of each log timestamp of a page, looked up with one statement. */
-export async function findBlocks(db: Db, rows: readonly LogRow[], closeIntervalNs: bigint): Promise<Map<string, BlockRow>> {
+/** The record file (block) of each log of a page, by timestamp, from the candidates the page carries. */
+export function pageBlocks(rows: readonly LogRow[]): Map<string, BlockRow> {
   const timestamps: string[] = [];
+  const files: BlockRow[] = [];
   for (const row of rows) {
     if (row.consensus_timestamp !== timestamps[timestamps.length - 1]) timestamps.push(row.consensus_timestamp);
+    if (row.block_consensus_end !== null) {
+      files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end, index: row.block_index!, hash: row.block_hash! });
+    }
   }
-  if (timestamps.length === 0) return new Map();
-  let max = BigInt(timestamps[0]!);
-  for (const t of timestamps) if (BigInt(t) > max) max = BigInt(t);
-  const upper = max + closeIntervalNs > INT64_MAX ? INT64_MAX : max + closeIntervalNs;
-  const distinct = [...new Set(timestamps)];
-  const files = await db.query<BlockRow>(RECORD_FILES_SQL, [distinct, upper.toString()]);
   return assignRecordFiles(timestamps, files);
 }

@@ -27,7 +27,7 @@ import {
   topicBytes,
   validateBounds,
 } from './bounds.ts';
-import { findBlocks, findLogs } from './query.ts';
+import { findLogs, pageBlocks } from './query.ts';
 import { type LogView, logView } from './view.ts';
 
 const RULES = new Map<string, FilterRule>([
@@ -87,8 +87,9 @@ export const contractLogsRoute: Route = {
     const order = effectiveOrder(filters, 'desc');
     if (boxes.length === 0) return EMPTY;
 
-    const rows = await findLogs(db, { contractId, boxes, topics: topicValues(filters), order, limit });
-    const blocks = await findBlocks(db, rows, config.query.maxRecordFileCloseIntervalNs);
+    const closeIntervalNs = config.query.maxRecordFileCloseIntervalNs;
+    const rows = await findLogs(db, { contractId, boxes, topics: topicValues(filters), order, limit, closeIntervalNs });
+    const blocks = pageBlocks(rows);
     const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
 
     let next: string | null = null;
