@@ -23,17 +23,47 @@ export interface ContractRow {
   timestamp_from: string | null;
   timestamp_to: string | null;
   file_id: string | null;
-  initcode: HexBytes | null;
   runtime_bytecode: HexBytes | null;
+  /** True when the bytecode comes from the contract's file (file_bytecode), else from initcode. */
+  bytecode_from_file: boolean | null;
+  file_bytecode: HexBytes | null;
+  initcode: HexBytes | null;
 }
 
 export type ContractKey = { kind: 'id'; id: bigint } | EvmAddressRef;
 
-const COLUMNS = `e.auto_renew_account_id, e.auto_renew_period, e.created_timestamp, e.deleted, e.evm_address,
+/** Files with ids up to 1000 are system files and never hold contract bytecode. */
+const MAX_SYSTEM_FILE_ID = 1000;
+
+/** Columns of entity or entity_history (alias e). */
+const ENTITY_COLUMNS = `e.auto_renew_account_id, e.auto_renew_period, e.created_timestamp, e.deleted, e.evm_address,
   e.expiration_timestamp, e.id, e.key, e.max_automatic_token_associations, e.memo, e.ethereum_nonce,
   e.obtainer_id, e.permanent_removal, e.proxy_account_id, e.timestamp_range,
-  lower(e.timestamp_range) as timestamp_from, upper(e.timestamp_range) as timestamp_to,
-  c.file_id, c.initcode, c.runtime_bytecode`;
+  lower(e.timestamp_range) as timestamp_from, upper(e.timestamp_range) as timestamp_to`;
+
+/**
+ * Columns of contract (alias c) for the entity version `v`: the runtime bytecode, and the bytecode at
+ * deployment. For a contract created from a bytecode file (not a system file) that is the file's
+ * content at the contract's creation (every file_data chunk from the last FileCreate or non-empty
+ * FileUpdate up to the creation timestamp, in order); otherwise contract.initcode.
+ */
+function contractColumns(v: string): string {
+  return `c.file_id, c.runtime_bytecode,
+  c.file_id > ${MAX_SYSTEM_FILE_ID} as bytecode_from_file,
+  case when c.file_id > ${MAX_SYSTEM_FILE_ID} then (
+    select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp)
+    from file_data f
+    where f.entity_id = c.file_id
+      and f.consensus_timestamp <= ${v}.created_timestamp
+      and f.consensus_timestamp >= (
+        select g.consensus_timestamp from file_data g
+        where g.entity_id = c.file_id and g.consensus_timestamp <= ${v}.created_timestamp
+          and (g.transaction_type = 17 or (g.transaction_type = 19 and length(g.file_data) <> 0))
+        order by g.consensus_timestamp desc
+        limit 1)
+  ) end as file_bytecode,
+  case when c.file_id > ${MAX_SYSTEM_FILE_ID} then null else c.initcode end as initcode`;
+}
 
 /** SQL conditions (and their parameters) selecting the contract by id or by EVM address. */
 function keyConditions(key: ContractKey, params: unknown[]): string[] {
@@ -90,39 +120,23 @@ export async function findContract(db: Db, key: ContractKey, timestamps: readonl
   const where = ["e.type = 'CONTRACT'", ...keyConditions(key, params)];
   if (timestamps.length === 0) {
     return db.query<ContractRow>(
-      `select ${COLUMNS} from entity e left join contract c on e.id = c.id where ${where.join(' and ')} limit 2`,
+      `select ${ENTITY_COLUMNS}, ${contractColumns('e')}
+       from entity e left join contract c on e.id = c.id
+       where ${where.join(' and ')}
+       limit 2`,
       params,
     );
   }
   for (const filter of timestamps) where.push(timestampCondition(filter, params));
   const condition = where.join(' and ');
   return db.query<ContractRow>(
-    `(select ${COLUMNS} from entity e left join contract c on e.id = c.id where ${condition})
-     union
-     (select ${COLUMNS} from entity_history e left join contract c on e.id = c.id where ${condition})
-     order by timestamp_range desc
-     limit 1`,
+    `select v.*, ${contractColumns('v')}
+     from ((select ${ENTITY_COLUMNS} from entity e where ${condition})
+           union all
+           (select ${ENTITY_COLUMNS} from entity_history e where ${condition})
+           order by timestamp_range desc
+           limit 1) v
+     left join contract c on c.id = v.id`,
     params,
   );
-}
-
-/**
- * The bytecode file's content at the contract's creation: every file_data chunk from the last
- * FileCreate or non-empty FileUpdate up to the creation timestamp, in order.
- */
-export async function fileBytecode(db: Db, fileId: string, createdTimestamp: string): Promise<HexBytes | null> {
-  const rows = await db.query<{ data: HexBytes | null }>(
-    `select string_agg(file_data, ''::bytea order by consensus_timestamp) as data
-     from file_data
-     where entity_id = $1
-       and consensus_timestamp <= $2
-       and consensus_timestamp >= (
-         select consensus_timestamp from file_data
-         where entity_id = $1 and consensus_timestamp <= $2
-           and (transaction_type = 17 or (transaction_type = 19 and length(file_data) <> 0))
-         order by consensus_timestamp desc
-         limit 1)`,
-    [fileId, createdTimestamp],
-  );
-  return rows[0]?.data ?? null;
 }

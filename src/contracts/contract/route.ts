@@ -4,13 +4,10 @@ import { type FilterRule, buildFilters } from '../../http/filters.ts';
 import type { Route } from '../../http/server.ts';
 import { hex } from '../../format/hex.ts';
 import { timestampRule } from '../shared/rules.ts';
-import { type ContractKey, findContract, fileBytecode } from './query.ts';
+import { type ContractKey, findContract } from './query.ts';
 import { contractView, fileBytecodeText } from './view.ts';
 
 const RULES = new Map<string, FilterRule>([['timestamp', timestampRule]]);
-
-/** Files with ids up to 1000 are system files and never hold contract bytecode. */
-const MAX_SYSTEM_FILE_ID = 1000n;
 
 /** GET /api/v1/contracts/{contractIdOrAddress}: one contract, optionally as of a timestamp. */
 export const contractRoute: Route = {
@@ -25,12 +22,7 @@ export const contractRoute: Route = {
     const rows = await findContract(db, key, filters);
     if (rows.length !== 1) throw notFound();
     const row = rows[0]!;
-    let bytecode: string;
-    if (row.file_id !== null && BigInt(row.file_id) > MAX_SYSTEM_FILE_ID) {
-      bytecode = fileBytecodeText(row.created_timestamp === null ? null : await fileBytecode(db, row.file_id, row.created_timestamp));
-    } else {
-      bytecode = hex(row.initcode);
-    }
+    const bytecode = row.bytecode_from_file ? fileBytecodeText(row.file_bytecode) : hex(row.initcode);
     return { body: contractView(row, bytecode) };
   },
 };
