@@ -28,6 +28,11 @@ export function toJson(value: unknown): string {
   return text.includes(MARK_ID) ? text.replace(MARKED, '$1') : text;
 }
 
+/** A body already serialized by its view (for bodies whose shape allows a cheaper way than toJson). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** An int8 value from the database (text) as a JSON-ready number: number when exact, bigint otherwise. */
 export function int8(value: string | null): number | bigint | null {
   if (value === null) return null;

@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db } from '../db/db.ts';
-import { toJson } from '../format/json.ts';
+import { JsonText, toJson } from '../format/json.ts';
 import { ClientError } from './errors.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -23,7 +23,7 @@ export interface RequestContext {
   linkBase: string;
 }
 
-/** A handler's answer: a JSON-ready body and, for listings, the next-page link. */
+/** A handler's answer: a JSON-ready body (or its JSON text) and, for listings, the next-page link. */
 export interface Page {
   body: unknown;
   next?: string | null;
@@ -103,7 +103,8 @@ export function buildApp({ config, db, routes, logger = false }: AppOptions): Fa
         });
         const headers = { ...route.headers };
         if (page.next) headers.link = `<${page.next}>; rel="next"`;
-        return sendJson(request, reply, toJson(page.body), headers);
+        const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
+        return sendJson(request, reply, json, headers);
       });
     }
   });

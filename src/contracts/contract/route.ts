@@ -5,7 +5,7 @@ import type { Route } from '../../http/server.ts';
 import { hex } from '../../format/hex.ts';
 import { timestampRule } from '../shared/rules.ts';
 import { type ContractKey, findContract } from './query.ts';
-import { contractView, fileBytecodeText } from './view.ts';
+import { contractJson, contractView, fileBytecodeText } from './view.ts';
 
 const RULES = new Map<string, FilterRule>([['timestamp', timestampRule]]);
 
@@ -23,6 +23,6 @@ export const contractRoute: Route = {
     if (rows.length !== 1) throw notFound();
     const row = rows[0]!;
     const bytecode = row.bytecode_from_file ? fileBytecodeText(row.file_bytecode) : hex(row.initcode);
-    return { body: contractView(row, bytecode) };
+    return { body: contractJson(contractView(row, bytecode), !row.bytecode_from_file) };
   },
 };

@@ -1,6 +1,6 @@
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
-import { int8 } from '../../format/json.ts';
+import { JsonText, int8, toJson } from '../../format/json.ts';
 import { type FormattedKey, formatKey } from '../../format/key.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ContractRow } from './query.ts';
@@ -40,6 +40,18 @@ export function fileBytecodeText(data: HexBytes | null): string {
   if (!data) return '0x';
   const text = hexToBytes(data).toString('utf8');
   return text.startsWith('0x') ? text : `0x${text}`;
+}
+
+/**
+ * The contract's JSON. The bytecodes, often tens of kilobytes each, are its last two keys and, when
+ * they are hex digits, need no escaping: they are appended to the JSON of the other keys instead of
+ * being scanned by JSON.stringify. Bytecode read from a file is text and is escaped as usual.
+ */
+export function contractJson(view: ContractView, bytecodeIsHex: boolean): JsonText {
+  const { bytecode, runtime_bytecode, ...head } = view;
+  const json = toJson(head);
+  const bytecodeJson = bytecodeIsHex ? `"${bytecode}"` : JSON.stringify(bytecode);
+  return new JsonText(`${json.slice(0, -1)},"bytecode":${bytecodeJson},"runtime_bytecode":"${runtime_bytecode}"}`);
 }
 
 export function contractView(row: ContractRow, bytecode: string): ContractView {
