@@ -9,7 +9,7 @@ import { ConfigError, type Config, loadConfig } from './config/config.ts';
 const USAGE = `Usage:
   contract-query-service serve [--port N] [--host H] [--data-dir DIR | --memory] [--migrate] [--workers N]
   contract-query-service seed [--scale N] [--database-url URL | --data-dir DIR] [--force]
-  contract-query-service migrate [--database-url URL]
+  contract-query-service migrate [--database-url URL] [--recommended-indexes]
 
 serve    Serves the API. Without DATABASE_URL (or db.* configuration) it uses an embedded
          PostgreSQL (PGlite) kept in --data-dir (default ./data, or $DATA_DIR), migrated
@@ -26,7 +26,9 @@ seed     Writes the demo network at --scale N (default 1: about 6,300 contract r
          not create - a mirror node's database belongs to its importer - unless --force, which
          empties and refills the tables it writes.
 migrate  Creates the mirror node schema in an empty PostgreSQL database (DATABASE_URL or
-         --database-url) and exits. A database already filled by the importer is left alone.`;
+         --database-url) and exits. A database already filled by the importer is left alone;
+         --recommended-indexes adds the service's recommended indexes to it (CREATE INDEX
+         CONCURRENTLY, so the importer keeps writing; needs a user allowed to create indexes).`;
 
 function parseWorkers(text: string): number {
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1) fail(`--workers must be a whole number from 1 to 999, got ${JSON.stringify(text)}`, 2);
@@ -48,6 +50,7 @@ async function main(): Promise<void> {
         'database-url': { type: 'string' },
         scale: { type: 'string', default: '1' },
         force: { type: 'boolean', default: false },
+        'recommended-indexes': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
   }
   switch (command) {
     case 'migrate':
-      return runMigrate(config, values['database-url']);
+      return runMigrate(config, values['database-url'], values['recommended-indexes']!);
     case 'seed':
       return runSeed(config, {
         scale: values.scale!,

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createScratchDatabase } from '../support/database.ts';
-import { runCli } from './run.ts';
+import { ROOT, runCli } from './run.ts';
 
 /** Start-up problems end with exit code 1 and one `error:` line saying what to check. */
 
@@ -140,5 +140,29 @@ test('seed creates the schema in an empty database, replaces its own data, refus
     const [{ one }] = (await client.query(`select count(*)::int as one from contract_result where consensus_timestamp = 1`)).rows;
     assert.equal(one, 0, 'the foreign row was replaced');
     await client.end();
+  });
+});
+
+test('migrate leaves an importer\'s schema alone, and adds the recommended indexes only when asked', { skip, timeout: 120_000 }, async () => {
+  await scratch(async (target) => {
+    // a schema made by someone else: the mirror node tables without this service's migration table
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    try {
+      await client.query(readFileSync(join(ROOT, 'src/db/migrations/0001_mirror_node_v1_schema.sql'), 'utf8'));
+      const indexExists = async () =>
+        (await client.query(`select to_regclass('public.contract_result__id_timestamp_top_level') is not null as present`)).rows[0].present;
+      const plain = await runCli(['migrate', '--database-url', target]);
+      assert.equal(plain.code, 0, plain.stderr);
+      assert.match(plain.stdout, /made by its importer; nothing was changed/);
+      assert.equal(await indexExists(), false);
+      const asked = await runCli(['migrate', '--recommended-indexes', '--database-url', target]);
+      assert.equal(asked.code, 0, asked.stderr);
+      assert.match(asked.stdout, /create index concurrently if not exists contract_result__id_timestamp_top_level/);
+      assert.equal(await indexExists(), true);
+      assert.equal((await client.query(`select to_regclass('public.cqs_schema_migration') is null as absent`)).rows[0].absent, true);
+    } finally {
+      await client.end();
+    }
   });
 });
