@@ -87,8 +87,11 @@ async function main(): Promise<void> {
   const lines = readFileSync(positionals[0]!, 'utf8').split('\n');
   const out = lines.map((line) => {
     if (line.startsWith('#') || line.trim() === '') return line;
+    const address = (hex: string) => addressMap.get(hex.toLowerCase()) ?? hex;
     return line
-      .replace(/[0-9a-f]{40}/gi, (hex) => addressMap.get(hex.toLowerCase()) ?? hex)
+      // an address topic: 24 zero digits and the address; then standalone 40-digit addresses
+      .replace(/(?<![0-9a-f])0{24}([0-9a-f]{40})(?![0-9a-f])/gi, (_, hex: string) => `${'0'.repeat(24)}${address(hex)}`)
+      .replace(/(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])/gi, address)
       .replace(/\b0\.0\.(\d+)\b/g, (_, num: string) => `0.0.${mapId(Number(num))}`)
       .replace(/(\/contracts\/)(\d+)(?=[/?]|$)/, (_, prefix: string, num: string) => `${prefix}${mapId(Number(num))}`);
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './errors.ts';
 
@@ -7,8 +7,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Express-compatible weak ETag: W/"<byte length hex>-<first 27 chars of base64 sha1>". */
 export function weakEtag(body: Buffer): string {
   if (body.length === 0) return 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
-  const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
-  return `W/"${body.length.toString(16)}-${hash}"`;
+  return `W/"${body.length.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
 }
 
 /** True when the request's If-None-Match names this ETag (weak comparison) or is "*". */

@@ -5,6 +5,7 @@ import { hex, hexPadded } from '../../src/format/hex.ts';
 import { toJson } from '../../src/format/json.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
+import { weakEtag } from '../../src/http/respond.ts';
 
 test('entity ids', () => {
   assert.equal(entityIdToString('5001'), '0.0.5001');
@@ -48,4 +49,9 @@ test('json keeps key order and prints 64-bit integers exactly', () => {
 
 test('json: a client string that looks like a marker stays a string', () => {
   assert.equal(toJson({ memo: '\u0000abc123', n: -9223372036854775808n, m: [null, true] }), '{"memo":"\\u0000abc123","n":-9223372036854775808,"m":[null,true]}');
+});
+
+test('ETags are the reference\'s (Express\'s etag module, weak): length in hex and 27 characters of base64 sha1', () => {
+  assert.equal(weakEtag(Buffer.from('hello')), 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"');
+  assert.equal(weakEtag(Buffer.alloc(0)), 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"');
 });
