@@ -23,9 +23,21 @@ export function decodeEntityId(id: bigint): EntityParts {
   };
 }
 
+/** 2^38: ids below it have shard 0 and realm 0, so the id is the entity number. */
+const NUM_LIMIT = 274877906944;
+
+/** The id as a plain number when it is one of shard 0, realm 0 (the common case), else undefined. */
+function shardZeroNum(id: bigint | string): number | undefined {
+  if (typeof id !== 'string') return undefined;
+  const n = Number(id);
+  return Number.isInteger(n) && n > 0 && n < NUM_LIMIT ? n : undefined;
+}
+
 /** "shard.realm.num", or null for a null or all-zero id. */
 export function entityIdToString(id: bigint | string | null): string | null {
   if (id === null) return null;
+  const plain = shardZeroNum(id);
+  if (plain !== undefined) return `0.0.${plain}`;
   const value = typeof id === 'bigint' ? id : BigInt(id);
   if (value === 0n) return null;
   const { shard, realm, num } = decodeEntityId(value);
@@ -35,6 +47,8 @@ export function entityIdToString(id: bigint | string | null): string | null {
 /** Long-zero EVM address "0x" + shard(8 hex) + realm(16 hex) + num(16 hex); null for a null or zero id. */
 export function longZeroAddress(id: bigint | string | null): string | null {
   if (id === null) return null;
+  const plain = shardZeroNum(id);
+  if (plain !== undefined) return `0x000000000000000000000000${plain.toString(16).padStart(16, '0')}`;
   const value = typeof id === 'bigint' ? id : BigInt(id);
   if (value === 0n) return null;
   const { shard, realm, num } = decodeEntityId(value);

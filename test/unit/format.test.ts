@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { encodeEntityId, entityIdToString, longZeroAddress, longZeroToId } from '../../src/format/entityId.ts';
 import { hex, hexPadded } from '../../src/format/hex.ts';
 import { toJson } from '../../src/format/json.ts';
@@ -54,4 +55,16 @@ test('json: a client string that looks like a marker stays a string', () => {
 test('ETags are the reference\'s (Express\'s etag module, weak): length in hex and 27 characters of base64 sha1', () => {
   assert.equal(weakEtag(Buffer.from('hello')), 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"');
   assert.equal(weakEtag(Buffer.alloc(0)), 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"');
+});
+
+test('ids as database text (shard 0 / realm 0 fast path) render exactly as bigints do', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 39n })), (id) => {
+      assert.equal(entityIdToString(id.toString()), entityIdToString(id));
+      assert.equal(longZeroAddress(id.toString()), longZeroAddress(id));
+    }),
+    { numRuns: 5000 },
+  );
+  assert.equal(longZeroAddress('274877906943'), '0x0000000000000000000000000000003fffffffff');
+  assert.equal(entityIdToString('274877906944'), '0.1.0');
 });
