@@ -2,11 +2,11 @@
  * Query plans of request paths: each path is answered by the service (in process, `app.inject`)
  * against DATABASE_URL, and every statement it sends is first run with
  * `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)` on a separate connection that plans it the way the
- * service's sessions do (`plan_cache_mode`, default the service's own setting) or, with
- * `--mode custom`, with a custom plan for its parameter values.
+ * service's sessions do (`--mode service`, the default: the service's own plan_cache_mode) or as
+ * another plan_cache_mode says (`--mode custom`: a custom plan for the parameter values).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/cqs_bench npx tsx bench/explain.ts \
- *     [--url-file FILE | PATH ...] [--mode generic|custom|auto] [--plans]
+ *     [--url-file FILE | PATH ...] [--mode service|generic|custom|auto] [--plans]
  *
  * Prints one line per statement: status of the request, execution ms, buffers (hit/read), rows,
  * and the plan's scans (index names, with "Sort" / "Seq Scan" called out); --plans prints whole plans.
@@ -60,7 +60,9 @@ async function main(): Promise<void> {
   if (!url) throw new Error('set DATABASE_URL to the database to explain on');
   const paths = values['url-file'] ? readUrlFile(values['url-file']) : positionals;
   if (paths.length === 0) throw new Error('give request paths or --url-file');
-  const mode = values.mode === 'service' ? PLAN_CACHE_MODE : `force_${values.mode}_plan`.replace('force_auto_plan', 'auto');
+  const modes: Record<string, string> = { service: PLAN_CACHE_MODE, generic: 'force_generic_plan', custom: 'force_custom_plan', auto: 'auto' };
+  const mode = modes[values.mode!];
+  if (mode === undefined) throw new Error(`--mode is one of ${Object.keys(modes).join(', ')}`);
 
   const explainer = new pg.Client({ connectionString: url, options: `-c jit=off -c plan_cache_mode=${mode}` });
   await explainer.connect();
@@ -105,7 +107,7 @@ async function main(): Promise<void> {
   for (const path of paths) {
     process.stdout.write(`${path}\n`);
     const res = await app.inject(path);
-    process.stdout.write(`  -> ${res.statusCode}\n`);
+    process.stdout.write(`  -> ${res.statusCode}${res.statusCode >= 500 ? ` ${res.body}` : ''}\n`);
   }
   await app.close();
   await db.close();
