@@ -111,8 +111,11 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'to
  *
  * The record file of each log is the reference's candidate: the first file ending at or after the
  * log's timestamp and at most maxRecordFileCloseInterval after the page's latest log, one primary
- * key probe per row (never a range over every record file between the page's first and last log,
- * which for a sparse contract spans months). assignRecordFiles then attributes them.
+ * key probe per row, at most `limit` (never a range over every record file between the page's first
+ * and last log, which for a sparse contract spans months). Probing once per distinct timestamp
+ * instead needs a join back to the rows, which a generic plan (expecting one row) makes a nested
+ * loop over every pair: slower on dense pages, the relay's case. assignRecordFiles then attributes
+ * the candidates.
  */
 export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
   const values: unknown[] = [];
