@@ -27,9 +27,6 @@ export function postgresOptionsFromConfig(config: Config): PostgresOptions {
  * shows each plan); forcing it skips planning on every execution, which was a third of PostgreSQL's
  * CPU time on the bench mix, and keeps the planner from switching to another plan for particular
  * values (the primary-key walk of mirror node issue 9968).
- * JIT compilation is off: it costs seconds on plans the planner thinks are expensive (mirror node
- * issue 9245), and these short index scans never profit from it. bytea arrives as hex text, which
- * the type parsers keep as it is.
  */
 export const PLAN_CACHE_MODE = 'force_generic_plan';
 
@@ -50,6 +47,9 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     connectionTimeoutMillis: options.connectionTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'contract-query-service',
+    // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
+    // these short index scans never profit from it. bytea arrives as hex text, which the type
+    // parsers keep as it is.
     options: `-c jit=off -c plan_cache_mode=${PLAN_CACHE_MODE} -c bytea_output=hex`,
     types: typeParsers,
     idleTimeoutMillis: 30_000,
