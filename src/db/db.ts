@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { Sql } from './sql.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
 export interface Session {
-  /** Runs a parameterised statement as a named prepared statement (parsed once per connection). */
-  query<R>(text: string, values?: readonly unknown[]): Promise<R[]>;
+  /**
+   * Runs a statement as a named prepared statement (parsed once per connection): an `sql` template
+   * (values become parameters), or constant text with its parameter values.
+   */
+  query<R>(statement: Sql | string, values?: readonly unknown[]): Promise<R[]>;
   /** Runs SQL text without parameters (may hold several statements); for migrations and admin work. */
   exec(text: string): Promise<void>;
 }
@@ -49,7 +53,8 @@ function statementName(text: string): string {
 /** A Session on anything with node-postgres' query method: a pool, or one client of it. */
 function sessionOn(target: pg.Pool | pg.PoolClient): Session {
   return {
-    async query<R>(text: string, values: readonly unknown[] = []): Promise<R[]> {
+    async query<R>(statement: Sql | string, parameters: readonly unknown[] = []): Promise<R[]> {
+      const { text, values } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters };
       try {
         const result = await target.query({ name: statementName(text), text, values: values as unknown[] });
         return result.rows as R[];

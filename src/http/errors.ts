@@ -25,4 +25,3 @@ export function errorBody(messages: readonly string[]): string {
   return JSON.stringify({ _status: { messages: messages.map((message) => ({ message })) } });
 }
 
-export const invalidParameter = (key: string) => `Invalid parameter: ${key}`;

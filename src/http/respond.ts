@@ -34,6 +34,7 @@ export function sendJson(
   reply: FastifyReply,
   json: string,
   headers: Record<string, string>,
+  status = 200,
 ): FastifyReply {
   const body = Buffer.from(json, 'utf8');
   const etag = common(reply, body);
@@ -42,7 +43,7 @@ export function sendJson(
     reply.removeHeader('content-type');
     return reply.code(304).send();
   }
-  return reply.code(200).send(body);
+  return reply.code(status).send(body);
 }
 
 /** An error response: {"_status":{"messages":[...]}}, no cache-control. */

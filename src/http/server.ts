@@ -23,19 +23,23 @@ export interface RequestContext {
   linkBase: string;
 }
 
-/** A handler's answer: a JSON-ready body (or its JSON text) and, for listings, the next-page link. */
+/**
+ * A handler's answer: a JSON-ready body (or its JSON text), for listings the next-page link, and
+ * the status when it is not 200 (206 for a partial result).
+ */
 export interface Page {
   body: unknown;
   next?: string | null;
+  status?: 200 | 206;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Page>;
 
+/** One GET route: its path pattern, the cache-control of its successful answers, its handler. */
 export interface Route {
   path: string;
+  cacheControl: string;
   handler: Handler;
-  /** Extra response headers of 200 answers (cache-control). */
-  headers: Record<string, string>;
 }
 
 export interface AppOptions {
@@ -101,10 +105,10 @@ export function buildApp({ config, db, routes, logger = false }: AppOptions): Fa
           params: request.params as Record<string, string>,
           linkBase: linkBase(request),
         });
-        const headers = { ...route.headers };
+        const headers: Record<string, string> = { 'cache-control': route.cacheControl };
         if (page.next) headers.link = `<${page.next}>; rel="next"`;
         const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
-        return sendJson(request, reply, json, headers);
+        return sendJson(request, reply, json, headers, page.status ?? 200);
       });
     }
   });

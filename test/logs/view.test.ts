@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Box } from '../../src/contracts/logs/params.ts';
 import { type BlockRow, type LogRow, assignRecordFiles, logConditions } from '../../src/contracts/logs/query.ts';
+import { INT32, INT64, rangeOf } from '../../src/db/range.ts';
 import { logView } from '../../src/contracts/logs/view.ts';
 import { toJson } from '../../src/format/json.ts';
 
@@ -107,32 +109,42 @@ test('record files are attributed like the reference merge', () => {
   assert.equal(assignRecordFiles(['11', '12'], [file(10, 20, 1), file(10, 20, 1)]).get('12')?.index, '1');
 });
 
+const box = (t: [bigint?, bigint?], i: [bigint?, bigint?] = []): Box => ({
+  timestamp: rangeOf(
+    [
+      ...(t[0] !== undefined ? [{ operator: 'gte' as const, value: t[0] }] : []),
+      ...(t[1] !== undefined ? [{ operator: 'lte' as const, value: t[1] }] : []),
+    ],
+    INT64,
+  ),
+  index: rangeOf(
+    [
+      ...(i[0] !== undefined ? [{ operator: 'gte' as const, value: i[0] }] : []),
+      ...(i[1] !== undefined ? [{ operator: 'lte' as const, value: i[1] }] : []),
+    ],
+    INT32,
+  ),
+});
+
 test('conditions: one box is plain bounds; several are OR-ed under their hull or probed by timestamp', () => {
-  const params: unknown[] = [];
   const topics = new Map([['topic1', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')]]] as const);
+  const one = logConditions({ contractId: 5n, boxes: [box([1n, 9n])], topics }).compile();
+  assert.equal(one.text, 'cl.contract_id = $1 and cl.topic1 = any($2::bytea[]) and cl.consensus_timestamp >= $3 and cl.consensus_timestamp <= $4');
+  assert.deepEqual(one.values, ['5', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')], '1', '9']);
+  const hull = logConditions({ contractId: 5n, boxes: [box([1n, 1n], [3n]), box([2n, 9n])], topics: new Map() }).compile();
   assert.equal(
-    logConditions({ contractId: 5n, boxes: [{ from: 1n, to: 9n }], topics }, params),
-    'cl.contract_id = $1 and cl.topic1 = any($2::bytea[]) and cl.consensus_timestamp >= $3 and cl.consensus_timestamp <= $4',
-  );
-  assert.deepEqual(params, ['5', [Buffer.from('0a', 'hex'), Buffer.from('0b', 'hex')], '1', '9']);
-  const p2: unknown[] = [];
-  assert.equal(
-    logConditions(
-      { contractId: 5n, boxes: [{ from: 1n, to: 1n, indexFrom: 3 }, { from: 2n, to: 9n }], topics: new Map() },
-      p2,
-    ),
+    hull.text,
     'cl.contract_id = $1 and cl.consensus_timestamp >= $2 and cl.consensus_timestamp <= $3 and ' +
       '((cl.consensus_timestamp = $4 and cl.index >= $5) or (cl.consensus_timestamp >= $6 and cl.consensus_timestamp <= $7))',
   );
-  assert.deepEqual(p2, ['5', '1', '9', '1', 3, '2', '9']);
-  const p3: unknown[] = [];
+  assert.deepEqual(hull.values, ['5', '1', '9', '1', '3', '2', '9']);
+  const probes = logConditions({ contractId: 5n, boxes: [box([9n, 9n], [3n]), box([1n, 1n], [undefined, 2n])], topics: new Map() }).compile();
   assert.equal(
-    logConditions(
-      { contractId: 5n, boxes: [{ from: 9n, to: 9n, indexFrom: 3 }, { from: 1n, to: 1n, indexTo: 2 }], topics: new Map() },
-      p3,
-    ),
+    probes.text,
     'cl.contract_id = $1 and cl.consensus_timestamp = any($2::bigint[]) and ' +
       '((cl.consensus_timestamp = $3 and cl.index >= $4) or (cl.consensus_timestamp = $5 and cl.index <= $6))',
   );
-  assert.deepEqual(p3[1], ['9', '1']);
+  assert.deepEqual(probes.values[1], ['9', '1']);
+  const network = logConditions({ contractId: 0n, boxes: [box([1n, 9n])], topics: new Map() }).compile();
+  assert.equal(network.text, 'cl.consensus_timestamp >= $1 and cl.consensus_timestamp <= $2');
 });

@@ -2,22 +2,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import {
-  blockFilter,
-  blockNumberValue,
-  convertFrom,
-  emptyRange,
-  internalValue,
-  narrow,
-  timestampRange,
-  transactionIndexes,
-  validateQuery,
-} from '../../src/contracts/results/params.ts';
+import { convertFrom, parseResultsParams, transactionIndexes } from '../../src/contracts/results/params.ts';
+import { INT64, emptyRange, narrow, rangeOf } from '../../src/db/range.ts';
 import { senderAlias } from '../../src/contracts/results/protobuf.ts';
 import { type ResultRow, resultsSql } from '../../src/contracts/results/query.ts';
 import { fromAddress, resultView } from '../../src/contracts/results/view.ts';
 import { ClientError } from '../../src/http/errors.ts';
-import type { Filter } from '../../src/http/filters.ts';
+import { parseBlockNumber, parseTimestamp } from '../../src/http/params/values.ts';
 import { parseQuery } from '../../src/http/query.ts';
 import { toJson } from '../../src/format/json.ts';
 import { ALIAS, functionResult, hexBytes, lengthDelimited, varint, varintField } from './fixtures.ts';
@@ -34,12 +25,13 @@ function messages(fn: () => unknown): string[] {
   assert.fail('expected a ClientError');
 }
 
-const validate = (search: string) => validateQuery(parseQuery(search), config);
+const validate = (search: string) => parseResultsParams(parseQuery(search), config);
+const blockNumberValue = (text: string) => parseBlockNumber(text)?.toString();
 
 describe('parameter rules', () => {
   test('block.number: decimal within int64, or 0x hex read like JavaScript parseInt', () => {
     assert.equal(blockNumberValue('10'), '10');
-    assert.equal(blockNumberValue('0010'), '0010');
+    assert.equal(blockNumberValue('0010'), '10');
     assert.equal(blockNumberValue('0xa'), '10');
     assert.equal(blockNumberValue('0x1Z'), '1');
     assert.equal(blockNumberValue('0xFF'), '255');
@@ -92,9 +84,9 @@ describe('parameter rules', () => {
   test('a conversion failure of from is reported alone, ahead of count and dependency messages', () => {
     const small = loadConfig({}, '/nonexistent', { query: { maxRepeatedQueryParameters: 3 } });
     const many = 'limit=1&limit=2&limit=3&limit=4';
-    assert.deepEqual(messages(() => validateQuery(parseQuery(`from=1234567890123&${many}`), small)), ['Invalid parameter: from']);
+    assert.deepEqual(messages(() => parseResultsParams(parseQuery(`from=1234567890123&${many}`), small)), ['Invalid parameter: from']);
     assert.deepEqual(messages(() => validate(`from=1234567890123&transaction.index=1`)), ['Invalid parameter: from']);
-    assert.deepEqual(messages(() => validateQuery(parseQuery(`from=8001&${many}`), small)), [
+    assert.deepEqual(messages(() => parseResultsParams(parseQuery(`from=8001&${many}`), small)), [
       'Parameter values count exceeds maximum number allowed: limit count: 4 max: 3',
     ]);
     // an invalid value elsewhere: no conversion, only the validation messages
@@ -102,55 +94,59 @@ describe('parameter rules', () => {
   });
 
   test('valid queries: operators, case and repetition', () => {
-    const { filters, senders } = validate(
+    const params = validate(
       'from=gt:2001&from=0.0.2002&from=2003&internal=TRUE&internal=false&order=ASC&block.number=eq:0x10&transaction.index=3&transaction.index=eq:4',
     );
-    assert.deepEqual(senders.map((s) => [s.operator, s.sender]), [
+    assert.deepEqual(params.senders.map((s) => [s.operator, s.sender]), [
       ['gt', { kind: 'id', id: 2001n }],
       ['eq', { kind: 'id', id: 2002n }],
       ['eq', { kind: 'id', id: 2003n }],
     ]);
-    assert.equal(internalValue(filters), false);
-    assert.deepEqual(blockFilter(filters), { kind: 'number', value: '16' });
-    assert.deepEqual(transactionIndexes(filters), [3, 4]);
-    assert.equal(internalValue(validate('internal=TRUE').filters), true);
-    assert.deepEqual(blockFilter(validate(`block.hash=0x${'AB'.repeat(48)}`).filters), { kind: 'hash', prefix: 'AB'.repeat(48) });
-    assert.deepEqual(messages(() => transactionIndexes(validate('block.number=1&transaction.index=2147483648').filters)), [
+    assert.equal(params.internal, false);
+    assert.deepEqual(params.paging, { limit: 25, order: 'asc' });
+    assert.deepEqual(params.block, { kind: 'number', value: 16n });
+    assert.deepEqual(transactionIndexes(params.transactionIndexes), [3, 4]);
+    assert.equal(validate('internal=TRUE').internal, true);
+    assert.deepEqual(validate(`block.hash=0x${'AB'.repeat(48)}`).block, { kind: 'hash', prefix: 'AB'.repeat(48) });
+    assert.deepEqual(messages(() => transactionIndexes(validate('block.number=1&transaction.index=2147483648').transactionIndexes)), [
       'Invalid parameter: transaction.index',
     ]);
   });
 
   test('timestamp filters reduce to one interval, an in-list and exclusions', () => {
-    const f = (op: Filter['operator'], value: string): Filter => ({ key: 'timestamp', operator: op, value });
-    const r = timestampRange([f('gt', '1'), f('gte', '1.5'), f('lte', '9'), f('lt', '8'), f('ne', '3'), f('eq', '4'), f('eq', '5')]);
-    assert.deepEqual(r, { lower: 1_500_000_000n, upper: 7_999_999_999n, eq: [4_000_000_000n, 5_000_000_000n], ne: [3_000_000_000n], empty: false });
-    assert.equal(timestampRange([f('lt', '1'), f('gt', '2')]).empty, true);
-    assert.equal(timestampRange([f('gte', '2'), f('lte', '2')]).empty, false);
-    const edge = emptyRange();
-    narrow(edge, 'gt', 9223372036854775807n);
-    assert.equal(edge.empty, true);
-    const low = emptyRange();
-    narrow(low, 'lt', -9223372036854775808n);
-    assert.equal(low.empty, true);
+    const ts = (text: string) => parseTimestamp(text)!;
+    const range = (search: string) => validate(search).timestamp;
+    assert.deepEqual(range('timestamp=gt:1&timestamp=gte:1.5&timestamp=lte:9&timestamp=lt:8&timestamp=ne:3&timestamp=4&timestamp=5'), {
+      lower: { value: ts('1.5'), inclusive: true },
+      upper: { value: ts('8') - 1n, inclusive: true },
+      eq: [ts('4'), ts('5')],
+      ne: [ts('3')],
+      empty: false,
+    });
+    assert.equal(range('timestamp=lt:1&timestamp=gt:2').empty, true);
+    assert.equal(range('timestamp=gte:2&timestamp=lte:2').empty, false);
+    assert.equal(range('timestamp=gte:2&timestamp=lte:3&timestamp=4').empty, true);
+    assert.equal(narrow(emptyRange<bigint>(), 'gt', 9223372036854775807n, INT64).empty, true);
+    assert.equal(narrow(emptyRange<bigint>(), 'lt', -9223372036854775808n, INT64).empty, true);
   });
 
   test('SQL: contract condition only for a non-zero id; single values stay plain comparisons', () => {
-    const base = { timestamp: emptyRange(), sender: emptyRange(), internal: false, order: 'desc' as const, limit: 25 };
-    const all = resultsSql({ ...base, contractId: 0n });
+    const base = { timestamp: emptyRange<bigint>(), sender: emptyRange<bigint>(), transactionIndexes: [], internal: false, order: 'desc' as const, limit: 25 };
+    const all = resultsSql({ ...base, contractId: 0n }).compile();
     assert.doesNotMatch(all.text, /contract_id = \$/);
     assert.match(all.text, /transaction_nonce = 0/);
-    const noWhere = resultsSql({ ...base, contractId: 0n, internal: true });
-    assert.doesNotMatch(noWhere.text, /where/);
-    const sender = emptyRange();
-    narrow(sender, 'eq', 2001n);
-    const one = resultsSql({ ...base, contractId: 1001n, sender });
+    const noCondition = resultsSql({ ...base, contractId: 0n, internal: true }).compile();
+    assert.match(noCondition.text, /where true\s/);
+    const one = resultsSql({ ...base, contractId: 1001n, sender: rangeOf([{ operator: 'eq', value: 2001n }], INT64) }).compile();
     assert.match(one.text, /contract_id = \$1 and sender_id = \$2 and transaction_nonce = 0/);
-    narrow(sender, 'eq', 2002n);
-    narrow(sender, 'eq', 2002n);
-    const several = resultsSql({ ...base, contractId: 1001n, sender });
-    assert.match(several.text, /unnest\(\$3::bigint\[\]\) as s\(id\)\s+cross join lateral/);
-    assert.match(several.text, /contract_id = \$1 and sender_id = s\.id and transaction_nonce = 0/);
-    assert.deepEqual(several.values, ['1001', 25, ['2001', '2002']]);
+    const sender = rangeOf(
+      [2001n, 2002n, 2002n].map((value) => ({ operator: 'eq' as const, value })),
+      INT64,
+    );
+    const several = resultsSql({ ...base, contractId: 1001n, sender }).compile();
+    assert.match(several.text, /unnest\(\$1::bigint\[\]\) as s\(id\)\s+cross join lateral/);
+    assert.match(several.text, /contract_id = \$2 and sender_id = s\.id and transaction_nonce = 0/);
+    assert.deepEqual(several.values, [['2001', '2002'], '1001', 25, 25]);
   });
 });
 

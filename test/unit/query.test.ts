@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClientError } from '../../src/http/errors.ts';
-import { anyOperator, buildFilters, effectiveLimit, limitRule, orderRule } from '../../src/http/filters.ts';
+import { TIMESTAMP_RULE as timestampRule } from '../../src/contracts/results/params.ts';
+import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, paging } from '../../src/http/listing.ts';
+import { anyValue as anyOperator, checkKeys, eqOnly, parseFilters as buildFilters } from '../../src/http/params/filters.ts';
 import { parseQuery } from '../../src/http/query.ts';
-import { timestampRule } from '../../src/contracts/shared/rules.ts';
+import { loadConfig } from '../../src/config/config.ts';
 
 test('keys are lower-cased and merged in order of appearance; order values lower-cased', () => {
   const q = parseQuery('Limit=1&limit=2&ORDER=ASC&timestamp[]=lt:5&x');
@@ -49,10 +51,36 @@ test('bracket objects are a 400, never a 500', () => {
   assert.deepEqual(messages('timestamp[gt]=1&foo[a]=1'), ['Invalid parameter: timestamp', 'Unknown query parameter: foo']);
 });
 
-test('limit is capped, last value wins', () => {
-  const filters = buildFilters(parseQuery('limit=1&limit=300'), rules, 100);
-  assert.equal(effectiveLimit(filters, 25, 100), 100);
-  assert.equal(effectiveLimit([], 25, 100), 25);
+test('limit is capped, last value wins; order defaults per route', () => {
+  const config = loadConfig({}, '/nonexistent');
+  const filters = buildFilters(parseQuery('limit=1&limit=300&order=desc&order=asc'), rules, 100);
+  assert.deepEqual(paging(filters, config, 'desc'), { limit: 100, order: 'asc' });
+  assert.deepEqual(paging([], config, 'asc'), { limit: 25, order: 'asc' });
+  assert.deepEqual(paging(buildFilters(parseQuery('limit=00002'), rules, 100), config, 'desc'), { limit: 2, order: 'desc' });
+});
+
+test('key style: one message per unknown key, values with more than one colon invalid, key order kept', () => {
+  const keyRules = new Map([['nonce', eqOnly((v) => /^\d{1,10}$/.test(v))]]);
+  const keyMessages = (search: string, max = 100) => {
+    try {
+      return checkKeys(parseQuery(search), keyRules, max).map((f) => f.value);
+    } catch (err) {
+      assert.ok(err instanceof ClientError);
+      return err.messages;
+    }
+  };
+  assert.deepEqual(keyMessages('foo=1&foo=2&nonce=x&bar=1&nonce=1:2'), [
+    'Unknown query parameter: foo',
+    'Invalid parameter: nonce',
+    'Invalid parameter: nonce',
+    'Unknown query parameter: bar',
+  ]);
+  assert.deepEqual(keyMessages('nonce=eq:3&nonce=4'), ['3', '4']);
+  assert.deepEqual(keyMessages('nonce=1&nonce=2&nonce=3&foo=1&foo=2&foo=3', 2), [
+    'Parameter values count exceeds maximum number allowed: nonce count: 3 max: 2',
+    'Unknown query parameter: foo',
+  ]);
+  assert.deepEqual(keyMessages('timestamp[gt]=1&nonce[gt]=1'), ['Unknown query parameter: timestamp', 'Invalid parameter: nonce']);
 });
 
 test('plain keys repeat without limit; bracket keys follow qs', () => {

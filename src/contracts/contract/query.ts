@@ -1,7 +1,7 @@
+/** The statement of GET /api/v1/contracts/{id}. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
-import type { Filter } from '../../http/filters.ts';
-import type { EvmAddressRef } from '../../http/contractParam.ts';
-import { timestampToNs } from '../../format/timestamp.ts';
+import type { Operator } from '../../db/range.ts';
+import { type Sql, and, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 
 /** A row of entity (or entity_history) joined with contract. */
@@ -30,13 +30,14 @@ export interface ContractRow {
   initcode: HexBytes | null;
 }
 
-export type ContractKey = { kind: 'id'; id: bigint } | EvmAddressRef;
+/** A contract by id, or by EVM address with the shard/realm prefixes as typed. */
+export type ContractKey =
+  | { kind: 'id'; id: bigint }
+  | { kind: 'evm'; shard: string | null; realm: string | null; hex: string };
 
-/** Files with ids up to 1000 are system files and never hold contract bytecode. */
-const MAX_SYSTEM_FILE_ID = 1000;
 
 /** Columns of entity or entity_history (alias e). */
-const ENTITY_COLUMNS = `e.auto_renew_account_id, e.auto_renew_period, e.created_timestamp, e.deleted, e.evm_address,
+const ENTITY_COLUMNS = sql`e.auto_renew_account_id, e.auto_renew_period, e.created_timestamp, e.deleted, e.evm_address,
   e.expiration_timestamp, e.id, e.key, e.max_automatic_token_associations, e.memo, e.ethereum_nonce,
   e.obtainer_id, e.permanent_removal, e.proxy_account_id, e.timestamp_range,
   lower(e.timestamp_range) as timestamp_from, upper(e.timestamp_range) as timestamp_to`;
@@ -45,12 +46,13 @@ const ENTITY_COLUMNS = `e.auto_renew_account_id, e.auto_renew_period, e.created_
  * Columns of contract (alias c) for the entity version `v`: the runtime bytecode, and the bytecode at
  * deployment. For a contract created from a bytecode file (not a system file) that is the file's
  * content at the contract's creation (every file_data chunk from the last FileCreate or non-empty
- * FileUpdate up to the creation timestamp, in order); otherwise contract.initcode.
+ * FileUpdate up to the creation timestamp, in order; files up to 0.0.1000 are system files and never
+ * hold bytecode); otherwise contract.initcode.
  */
-function contractColumns(v: string): string {
-  return `c.file_id, c.runtime_bytecode,
-  c.file_id > ${MAX_SYSTEM_FILE_ID} as bytecode_from_file,
-  case when c.file_id > ${MAX_SYSTEM_FILE_ID} then (
+function contractColumns(v: Sql): Sql {
+  return sql`c.file_id, c.runtime_bytecode,
+  c.file_id > 1000 as bytecode_from_file,
+  case when c.file_id > 1000 then (
     select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp)
     from file_data f
     where f.entity_id = c.file_id
@@ -62,26 +64,16 @@ function contractColumns(v: string): string {
         order by g.consensus_timestamp desc
         limit 1)
   ) end as file_bytecode,
-  case when c.file_id > ${MAX_SYSTEM_FILE_ID} then null else c.initcode end as initcode`;
+  case when c.file_id > 1000 then null else c.initcode end as initcode`;
 }
 
-/** SQL conditions (and their parameters) selecting the contract by id or by EVM address. */
-function keyConditions(key: ContractKey, params: unknown[]): string[] {
-  if (key.kind === 'id') {
-    params.push(key.id.toString());
-    return [`e.id = $${params.length}`];
-  }
-  const conditions: string[] = [];
-  if (key.shard !== null) {
-    params.push(key.shard);
-    conditions.push(`e.shard = $${params.length}`);
-  }
-  if (key.realm !== null) {
-    params.push(key.realm);
-    conditions.push(`e.realm = $${params.length}`);
-  }
-  params.push(Buffer.from(key.hex, 'hex'));
-  conditions.push(`e.evm_address = $${params.length}`);
+/** Conditions selecting the contract by id or by EVM address. */
+function keyConditions(key: ContractKey): Sql[] {
+  if (key.kind === 'id') return [sql`e.id = ${key.id.toString()}`];
+  const conditions: Sql[] = [];
+  if (key.shard !== null) conditions.push(sql`e.shard = ${key.shard}`);
+  if (key.realm !== null) conditions.push(sql`e.realm = ${key.realm}`);
+  conditions.push(sql`e.evm_address = ${Buffer.from(key.hex, 'hex')}`);
   return conditions;
 }
 
@@ -91,22 +83,20 @@ function keyConditions(key: ContractKey, params: unknown[]): string[] {
  * overflows at the ends of bigint) and `lower(timestamp_range)` can use entity_history's index.
  * `eq` means "as of": the version started at or before T.
  */
-function timestampCondition(filter: Filter, params: unknown[]): string {
-  params.push(timestampToNs(filter.value));
-  const p = `$${params.length}::bigint`;
-  const r = 'e.timestamp_range';
-  switch (filter.operator) {
+function timestampCondition(operator: Operator, ns: bigint): Sql {
+  const t = sql`${ns.toString()}::bigint`;
+  switch (operator) {
     case 'eq':
     case 'lte':
-      return `coalesce(lower(${r}) <= ${p}, lower_inf(${r}))`;
+      return sql`coalesce(lower(e.timestamp_range) <= ${t}, lower_inf(e.timestamp_range))`;
     case 'lt':
-      return `coalesce(lower(${r}) < ${p}, lower_inf(${r}))`;
+      return sql`coalesce(lower(e.timestamp_range) < ${t}, lower_inf(e.timestamp_range))`;
     case 'gte':
-      return `coalesce(upper(${r}) > ${p}, upper_inf(${r}))`;
+      return sql`coalesce(upper(e.timestamp_range) > ${t}, upper_inf(e.timestamp_range))`;
     case 'gt':
-      return `coalesce(upper(${r}) - 1 > ${p}, upper_inf(${r}))`;
+      return sql`coalesce(upper(e.timestamp_range) - 1 > ${t}, upper_inf(e.timestamp_range))`;
     case 'ne':
-      return `not ${r} @> ${p}`;
+      return sql`not e.timestamp_range @> ${t}`;
   }
 }
 
@@ -115,28 +105,24 @@ function timestampCondition(filter: Filter, params: unknown[]): string {
  * matching every timestamp filter. Current lookups return up to 2 rows so that a duplicated
  * create2 address can be told apart from a unique one.
  */
-export async function findContract(db: Db, key: ContractKey, timestamps: readonly Filter[]): Promise<ContractRow[]> {
-  const params: unknown[] = [];
-  const where = ["e.type = 'CONTRACT'", ...keyConditions(key, params)];
+export async function findContract(
+  db: Db,
+  key: ContractKey,
+  timestamps: ReadonlyArray<{ operator: Operator; value: bigint }>,
+): Promise<ContractRow[]> {
+  const where = [sql`e.type = 'CONTRACT'`, ...keyConditions(key)];
   if (timestamps.length === 0) {
-    return db.query<ContractRow>(
-      `select ${ENTITY_COLUMNS}, ${contractColumns('e')}
+    return db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${contractColumns(sql`e`)}
        from entity e left join contract c on e.id = c.id
-       where ${where.join(' and ')}
-       limit 2`,
-      params,
-    );
+       where ${and(where)}
+       limit 2`);
   }
-  for (const filter of timestamps) where.push(timestampCondition(filter, params));
-  const condition = where.join(' and ');
-  return db.query<ContractRow>(
-    `select v.*, ${contractColumns('v')}
+  const condition = and([...where, ...timestamps.map((t) => timestampCondition(t.operator, t.value))]);
+  return db.query<ContractRow>(sql`select v.*, ${contractColumns(sql`v`)}
      from ((select ${ENTITY_COLUMNS} from entity e where ${condition})
            union all
            (select ${ENTITY_COLUMNS} from entity_history e where ${condition})
            order by timestamp_range desc
            limit 1) v
-     left join contract c on c.id = v.id`,
-    params,
-  );
+     left join contract c on c.id = v.id`);
 }

@@ -1,25 +1,19 @@
-import { contractIdForLookup, evmAddressRef, parseContractParam } from '../../http/contractParam.ts';
-import { notFound } from '../../http/errors.ts';
-import { type FilterRule, buildFilters } from '../../http/filters.ts';
-import type { Route } from '../../http/server.ts';
+/** GET /api/v1/contracts/{contractIdOrAddress}: one contract, optionally as of a timestamp. */
 import { hex } from '../../format/hex.ts';
-import { timestampRule } from '../shared/rules.ts';
-import { type ContractKey, findContract } from './query.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Route } from '../../http/server.ts';
+import { parseContractParams } from './params.ts';
+import { findContract } from './query.ts';
 import { contractJson, contractView, fileBytecodeText } from './view.ts';
 
-const RULES = new Map<string, FilterRule>([['timestamp', timestampRule]]);
-
-/** GET /api/v1/contracts/{contractIdOrAddress}: one contract, optionally as of a timestamp. */
 export const contractRoute: Route = {
   path: '/api/v1/contracts/:contractId',
-  headers: { 'cache-control': 'public, max-age=1' },
+  cacheControl: 'public, max-age=1',
   async handler({ config, db, query, params }) {
-    // The reference hands the literal "results" on to its all-contracts results listing, not served here.
+    // The reference hands the literal "results" on to its all-contracts results listing.
     if (params.contractId === 'results') throw notFound();
-    const param = parseContractParam(params.contractId!);
-    const filters = buildFilters(query, RULES, config.query.maxRepeatedQueryParameters);
-    const key: ContractKey = evmAddressRef(param, config) ?? { kind: 'id', id: contractIdForLookup(param, config) };
-    const rows = await findContract(db, key, filters);
+    const { contract, timestamps } = parseContractParams(params.contractId!, query, config);
+    const rows = await findContract(db, contract, timestamps);
     if (rows.length !== 1) throw notFound();
     const row = rows[0]!;
     const bytecode = row.bytecode_from_file ? fileBytecodeText(row.file_bytecode) : hex(row.initcode);

@@ -1,6 +1,9 @@
+/** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
+import { INT32, INT64, rangeSql } from '../../db/range.ts';
+import { type Direction, type Sql, and, direction, or, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
-import { type Box, TOPIC_KEYS, type TopicKey } from './bounds.ts';
+import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 
 /** A contract_log row with the contract's entity.evm_address. */
 export interface LogRow {
@@ -30,72 +33,62 @@ export interface LogQuery {
   boxes: readonly Box[];
   /** Values of each topic filter (OR within a key, AND across keys). */
   topics: ReadonlyMap<TopicKey, readonly Buffer[]>;
-  order: 'asc' | 'desc';
+  order: Direction;
   limit: number;
   /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
   closeIntervalNs: bigint;
 }
 
-const COLUMNS = `cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
+const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
     cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index`;
 
+const TOPIC_COLUMNS: Record<TopicKey, Sql> = { topic0: sql`cl.topic0`, topic1: sql`cl.topic1`, topic2: sql`cl.topic2`, topic3: sql`cl.topic3` };
+
 /** Conditions of one box: `=` when both bounds of a column are equal, else `>=` / `<=`. */
-function boxConditions(box: Box, params: unknown[]): string[] {
-  const out: string[] = [];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    out.push(`${sql} $${params.length}`);
+const boxConditions = (box: Box): Sql[] => [
+  ...rangeSql(sql`cl.consensus_timestamp`, box.timestamp, 'bigint', INT64),
+  ...rangeSql(sql`cl.index`, box.index, 'int', INT32),
+];
+
+/** The lowest lower and highest upper timestamp of the boxes, when every box has that bound. */
+function hull(boxes: readonly Box[]): { from?: bigint; to?: bigint } {
+  const froms = boxes.map((b) => b.timestamp.lower?.value);
+  const tos = boxes.map((b) => b.timestamp.upper?.value);
+  return {
+    from: froms.every((v) => v !== undefined) ? froms.reduce((m, v) => (v! < m! ? v : m)) : undefined,
+    to: tos.every((v) => v !== undefined) ? tos.reduce((m, v) => (v! > m! ? v : m)) : undefined,
   };
-  if (box.from !== undefined && box.from === box.to) {
-    add('cl.consensus_timestamp =', box.from.toString());
-  } else {
-    if (box.from !== undefined) add('cl.consensus_timestamp >=', box.from.toString());
-    if (box.to !== undefined) add('cl.consensus_timestamp <=', box.to.toString());
-  }
-  if (box.indexFrom !== undefined && box.indexFrom === box.indexTo) {
-    add('cl.index =', box.indexFrom);
-  } else {
-    if (box.indexFrom !== undefined) add('cl.index >=', box.indexFrom);
-    if (box.indexTo !== undefined) add('cl.index <=', box.indexTo);
-  }
-  return out;
 }
 
 /**
- * The WHERE conditions: contract, topics and the union of the boxes. Several boxes (the reference's
- * lower/inner/upper parts) are OR-ed under the timestamp hull of all of them, so that the index scan
- * on (contract_id, consensus_timestamp) is bounded; boxes that each hold a single timestamp become
- * `consensus_timestamp = any(...)` probes instead of a hull (their timestamps may be far apart).
+ * The WHERE conditions: contract (none for id 0, the network-wide listing), topics and the union
+ * of the boxes. Several boxes (the reference's lower/inner/upper parts) are OR-ed under the
+ * timestamp hull of all of them, so that the index scan on (contract_id, consensus_timestamp) is
+ * bounded; boxes that each hold a single timestamp become `consensus_timestamp = any(...)` probes
+ * instead of a hull (their timestamps may be far apart).
  */
-export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>, params: unknown[]): string {
-  params.push(query.contractId.toString());
-  const where = ['cl.contract_id = $1'];
+export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>): Sql {
+  const where: Sql[] = [];
+  if (query.contractId !== 0n) where.push(sql`cl.contract_id = ${query.contractId.toString()}`);
   for (const key of TOPIC_KEYS) {
     const values = query.topics.get(key);
-    if (values === undefined || values.length === 0) continue;
-    params.push(values);
-    where.push(`cl.${key} = any($${params.length}::bytea[])`);
+    if (values !== undefined && values.length > 0) where.push(sql`${TOPIC_COLUMNS[key]} = any(${values}::bytea[])`);
   }
   const boxes = query.boxes;
   if (boxes.length === 1) {
-    where.push(...boxConditions(boxes[0]!, params));
+    where.push(...boxConditions(boxes[0]!));
   } else if (boxes.length > 1) {
-    if (boxes.every((b) => b.from !== undefined && b.from === b.to)) {
-      params.push(boxes.map((b) => b.from!.toString()));
-      where.push(`cl.consensus_timestamp = any($${params.length}::bigint[])`);
+    const single = boxes.map((b) => b.timestamp.lower?.value === b.timestamp.upper?.value ? b.timestamp.lower?.value : undefined);
+    if (single.every((v) => v !== undefined)) {
+      where.push(sql`cl.consensus_timestamp = any(${single.map(String)}::bigint[])`);
     } else {
-      if (boxes.every((b) => b.from !== undefined)) {
-        params.push(boxes.reduce((m, b) => (b.from! < m ? b.from! : m), boxes[0]!.from!).toString());
-        where.push(`cl.consensus_timestamp >= $${params.length}`);
-      }
-      if (boxes.every((b) => b.to !== undefined)) {
-        params.push(boxes.reduce((m, b) => (b.to! > m ? b.to! : m), boxes[0]!.to!).toString());
-        where.push(`cl.consensus_timestamp <= $${params.length}`);
-      }
+      const { from, to } = hull(boxes);
+      if (from !== undefined) where.push(sql`cl.consensus_timestamp >= ${from.toString()}`);
+      if (to !== undefined) where.push(sql`cl.consensus_timestamp <= ${to.toString()}`);
     }
-    where.push(`(${boxes.map((b) => `(${boxConditions(b, params).join(' and ') || 'true'})`).join(' or ')})`);
+    where.push(sql`(${or(boxes.map((b) => and(boxConditions(b))))})`);
   }
-  return where.join(' and ');
+  return and(where);
 }
 
 /**
@@ -117,20 +110,22 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'to
  * loop over every pair: slower on dense pages, the relay's case. assignRecordFiles then attributes
  * the candidates.
  */
-export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const where = logConditions(query, values);
-  const limit = `$${values.push(query.limit)}`;
-  const slack = `$${values.push(query.closeIntervalNs.toString())}::bigint`;
-  const dir = query.order;
-  const edge = dir === 'desc' ? 'min' : 'max';
-  const beyond = dir === 'desc' ? '>' : '<';
-  const text = `with page as (
+export function logsSql(query: LogQuery): Sql {
+  const where = logConditions(query);
+  const slack = sql`${query.closeIntervalNs.toString()}::bigint`;
+  const dir = direction(query.order);
+  const edge = query.order === 'desc' ? sql`min` : sql`max`;
+  const beyond = query.order === 'desc' ? sql`>` : sql`<`;
+  const evmAddress =
+    query.contractId !== 0n
+      ? sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`
+      : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
+  return sql`with page as (
   select ${COLUMNS}
   from contract_log cl
   where ${where}
   order by cl.consensus_timestamp ${dir}
-  limit ${limit}
+  limit ${query.limit}
 ), edge as (
   select ${edge}(consensus_timestamp) as ts from page
 ), logs as (
@@ -140,11 +135,11 @@ export function logsSql(query: LogQuery): { text: string; values: unknown[] } {
   from contract_log cl
   where ${where} and cl.consensus_timestamp = (select ts from edge)
   order by consensus_timestamp ${dir}, index ${dir}
-  limit ${limit}
+  limit ${query.limit}
 ), bound as (
   select least(max(consensus_timestamp), 9223372036854775807 - ${slack}) + ${slack} as block_end from logs
 )
-select l.*, (select e.evm_address from entity e where e.id = $1) as evm_address,
+select l.*, ${evmAddress} as evm_address,
   rf.consensus_start as block_consensus_start, rf.consensus_end as block_consensus_end,
   rf.index as block_index, rf.hash as block_hash
 from logs l
@@ -156,13 +151,9 @@ left join lateral (
   limit 1
 ) rf on true
 order by l.consensus_timestamp ${dir}, l.index ${dir}`;
-  return { text, values };
 }
 
-export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
-  const { text, values } = logsSql(query);
-  return db.query<LogRow>(text, values);
-}
+export const findLogs = (db: Db, query: LogQuery): Promise<LogRow[]> => db.query<LogRow>(logsSql(query));
 
 /** The block fields of a record file. */
 export interface BlockRow {

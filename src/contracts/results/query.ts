@@ -1,7 +1,7 @@
-import type { Config } from '../../config/config.ts';
+/** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
-import { badRequest, invalidParameter, notFound } from '../../http/errors.ts';
-import type { BlockFilter, Range } from './params.ts';
+import { INT64, type Range, rangeSql } from '../../db/range.ts';
+import { type Direction, type Sql, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 
 /** A contract_result row with the contract's entity.evm_address (NULL when there is no entity). */
@@ -27,34 +27,16 @@ export interface ResultRow {
 export interface ResultsQuery {
   /** 0 means every contract (the reference adds no contract condition for id 0). */
   contractId: bigint;
-  timestamp: Range;
-  sender: Range;
-  transactionIndexes?: readonly number[];
+  timestamp: Range<bigint>;
+  sender: Range<bigint>;
+  transactionIndexes: readonly number[];
   /** Child results (transaction_nonce > 0) included. */
   internal: boolean;
-  order: 'asc' | 'desc';
+  order: Direction;
   limit: number;
 }
 
-/**
- * Conditions for one Range on a bigint column; a single `eq` value stays a plain `=` so that ordered
- * index scans apply. `eqColumn` replaces the column in the `eq` condition (the lateral form below).
- */
-function rangeConditions(column: string, range: Range, params: unknown[], eqColumn?: string): string[] {
-  const out: string[] = [];
-  const p = (value: unknown) => `$${params.push(value)}`;
-  if (eqColumn !== undefined) out.push(`${column} = ${eqColumn}`);
-  else if (range.eq !== undefined) {
-    const values = [...new Set(range.eq)];
-    out.push(values.length === 1 ? `${column} = ${p(values[0]!.toString())}` : `${column} = any(${p(values.map(String))}::bigint[])`);
-  }
-  if (range.lower !== undefined) out.push(`${column} >= ${p(range.lower.toString())}`);
-  if (range.upper !== undefined) out.push(`${column} <= ${p(range.upper.toString())}`);
-  if (range.ne.length > 0) out.push(`${column} <> all(${p([...new Set(range.ne)].map(String))}::bigint[])`);
-  return out;
-}
-
-const COLUMNS = `amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
+const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
     function_parameters, case when sender_id is null then function_result end as function_result,
     gas_consumed, gas_limit, gas_used, sender_id, transaction_hash`;
 
@@ -69,54 +51,45 @@ const COLUMNS = `amount, bloom, call_result, consensus_timestamp, contract_id, c
  * instead each sender gets its own ordered, limited scan (lateral over the distinct senders) and
  * the at most senders x n rows are merged.
  */
-export function resultsSql(query: ResultsQuery): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const where: string[] = [];
+export function resultsSql(query: ResultsQuery): Sql {
   const senders = query.sender.eq !== undefined ? [...new Set(query.sender.eq)] : [];
   const perSender = senders.length > 1;
-  if (query.contractId !== 0n) where.push(`contract_id = $${values.push(query.contractId.toString())}`);
-  where.push(...rangeConditions('consensus_timestamp', query.timestamp, values));
-  where.push(...rangeConditions('sender_id', query.sender, values, perSender ? 's.id' : undefined));
-  const indexes = query.transactionIndexes;
-  if (indexes !== undefined && indexes.length > 0) {
-    const distinct = [...new Set(indexes)];
-    where.push(
-      distinct.length === 1
-        ? `transaction_index = $${values.push(distinct[0]!)}`
-        : `transaction_index = any($${values.push(distinct)}::int[])`,
-    );
-  }
-  if (!query.internal) where.push('transaction_nonce = 0');
-  const dir = query.order;
-  const limit = `$${values.push(query.limit)}`;
-  const filter = where.length > 0 ? `\n  where ${where.join(' and ')}` : '';
+  const where: Sql[] = [];
+  if (query.contractId !== 0n) where.push(sql`contract_id = ${query.contractId.toString()}`);
+  where.push(...rangeSql(sql`consensus_timestamp`, query.timestamp, 'bigint', INT64));
+  const sender = perSender ? { ...query.sender, eq: undefined } : query.sender;
+  if (perSender) where.push(sql`sender_id = s.id`);
+  where.push(...rangeSql(sql`sender_id`, sender, 'bigint', INT64));
+  const indexes = [...new Set(query.transactionIndexes)];
+  if (indexes.length === 1) where.push(sql`transaction_index = ${indexes[0]}`);
+  else if (indexes.length > 1) where.push(sql`transaction_index = any(${indexes}::int[])`);
+  if (!query.internal) where.push(sql`transaction_nonce = 0`);
+  const dir = direction(query.order);
   const page = perSender
-    ? `select x.* from unnest($${values.push(senders.map(String))}::bigint[]) as s(id)
-  cross join lateral (
-    select ${COLUMNS}
-    from contract_result${filter.replaceAll('\n', '\n  ')}
+    ? sql`select x.* from unnest(${senders.map(String)}::bigint[]) as s(id)
+    cross join lateral (
+      select ${COLUMNS}
+      from contract_result
+      where ${and(where)}
+      order by consensus_timestamp ${dir}
+      limit ${query.limit}
+    ) x
+    order by x.consensus_timestamp ${dir}
+    limit ${query.limit}`
+    : sql`select ${COLUMNS}
+    from contract_result
+    where ${and(where)}
     order by consensus_timestamp ${dir}
-    limit ${limit}
-  ) x
-  order by x.consensus_timestamp ${dir}
-  limit ${limit}`
-    : `select ${COLUMNS}
-  from contract_result${filter}
-  order by consensus_timestamp ${dir}
-  limit ${limit}`;
-  const text = `select cr.*, e.evm_address
+    limit ${query.limit}`;
+  return sql`select cr.*, e.evm_address
 from (
   ${page}
 ) cr
 left join entity e on e.id = cr.contract_id
 order by cr.consensus_timestamp ${dir}`;
-  return { text, values };
 }
 
-export async function findResults(db: Db, query: ResultsQuery): Promise<ResultRow[]> {
-  const { text, values } = resultsSql(query);
-  return db.query<ResultRow>(text, values);
-}
+export const findResults = (db: Db, query: ResultsQuery): Promise<ResultRow[]> => db.query<ResultRow>(resultsSql(query));
 
 /** The consensus range of a record file (block). */
 export interface BlockRange {
@@ -124,44 +97,26 @@ export interface BlockRange {
   consensus_end: string;
 }
 
-/**
- * The record file a block filter names, or undefined. A hash is a case-sensitive prefix match
- * (stored hashes are lower-case hex): written as the range [prefix, prefix with its last character
- * incremented) under the "C" collation, which selects exactly the strings starting with the prefix
- * and is answered by the record_file__hash index (hash collate "C") with any plan, generic or not.
- */
-export async function findBlock(db: Db, filter: BlockFilter): Promise<BlockRange | undefined> {
-  if (filter.kind === 'number') {
-    const rows = await db.query<BlockRange>(
-      'select consensus_start, consensus_end from record_file where index = $1 limit 1',
-      [filter.value],
-    );
-    return rows[0];
-  }
-  const prefix = filter.prefix;
-  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+/** The record file with this block number. */
+export async function findBlockByNumber(db: Db, number: bigint): Promise<BlockRange | undefined> {
   const rows = await db.query<BlockRange>(
-    `select consensus_start, consensus_end from record_file
-     where hash collate "C" >= $1 and hash collate "C" < $2 and hash like $1 || '%'
-     limit 1`,
-    [prefix, after],
+    sql`select consensus_start, consensus_end from record_file where index = ${number.toString()} limit 1`,
   );
   return rows[0];
 }
 
 /**
- * The id of the entity (any type) with this opaque EVM address in the configured shard and realm,
- * excluding deleted ones and those with a NULL deleted flag (`deleted <> true`). None: 404.
+ * The record file whose hash starts with these hex digits (case-sensitive: stored hashes are
+ * lower-case hex), written as the range [prefix, prefix with its last character incremented)
+ * under the "C" collation, which selects exactly the strings starting with the prefix and is
+ * answered by the record_file__hash index (hash collate "C") with any plan, generic or not.
  */
-export async function findSenderId(db: Db, hex: string, config: Config): Promise<bigint> {
-  const rows = await db.query<{ id: string }>(
-    `select id from entity
-     where evm_address = $1 and deleted <> true and shard = $2 and realm = $3
-     limit 2`,
-    [Buffer.from(hex, 'hex'), config.common.shard.toString(), config.common.realm.toString()],
+export async function findBlockByHashPrefix(db: Db, prefix: string): Promise<BlockRange | undefined> {
+  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  const rows = await db.query<BlockRange>(
+    sql`select consensus_start, consensus_end from record_file
+     where hash collate "C" >= ${prefix} and hash collate "C" < ${after} and hash like ${prefix} || '%'
+     limit 1`,
   );
-  if (rows.length === 0) throw notFound();
-  // The reference answers 500 here; two live entities sharing an address is not something a client can fix.
-  if (rows.length > 1) throw badRequest(`${invalidParameter('from')} - more than one entity has the evm address 0x${hex}`);
-  return BigInt(rows[0]!.id);
+  return rows[0];
 }

@@ -1,78 +1,61 @@
-import type { Config } from '../../config/config.ts';
-import type { Db } from '../../db/db.ts';
-import { parseContractParam } from '../../http/contractParam.ts';
-import { effectiveLimit, effectiveOrder } from '../../http/filters.ts';
-import { nextLink } from '../../http/links.ts';
-import type { Page, Route } from '../../http/server.ts';
-import { resolveListingContract } from '../shared/listingContract.ts';
-import {
-  type Range,
-  type ValidatedQuery,
-  blockFilter,
-  emptyRange,
-  internalValue,
-  narrow,
-  timestampRange,
-  transactionIndexes,
-  validateQuery,
-} from './params.ts';
-import { findBlock, findResults, findSenderId } from './query.ts';
-import { resultView } from './view.ts';
-
-const EMPTY: Page = { body: { results: [], links: { next: null } }, next: null };
-
-/** The sender_id conditions of the `from` filters, opaque addresses looked up in query order. */
-async function senderRange(db: Db, senders: ValidatedQuery['senders'], config: Config): Promise<Range> {
-  const range = emptyRange();
-  for (const { operator, sender } of senders) {
-    const id = sender.kind === 'id' ? sender.id : await findSenderId(db, sender.hex, config);
-    narrow(range, operator, id);
-  }
-  return range;
-}
-
 /**
  * GET /api/v1/contracts/{contractIdOrAddress}/results: the contract's results, newest first by
  * default. Checks run in the reference's order: path syntax, query validation, contract
  * resolution, `from` addresses, block, then the query.
  */
+import type { Config } from '../../config/config.ts';
+import type { Db } from '../../db/db.ts';
+import { INT64, type Range, emptyRange, narrow } from '../../db/range.ts';
+import { listingPage, nextPageLink } from '../../http/listing.ts';
+import { contractListingRef, parseContractPath } from '../../http/params/contract.ts';
+import type { Route } from '../../http/server.ts';
+import { resolveContract, resolveSender } from '../shared/resolve.ts';
+import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
+import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
+import { resultView } from './view.ts';
+
+/** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
+export async function senderRange(db: Db, senders: ResultsParams['senders'], config: Config): Promise<Range<bigint>> {
+  let range = emptyRange<bigint>();
+  for (const { operator, sender } of senders) {
+    const id = sender.kind === 'id' ? sender.id : await resolveSender(db, sender.hex, config);
+    range = narrow(range, operator, id, INT64);
+  }
+  return range;
+}
+
+/** The record file a block filter names, if any. */
+export const findBlock = (db: Db, block: BlockFilter): Promise<BlockRange | undefined> =>
+  block.kind === 'number' ? findBlockByNumber(db, block.value) : findBlockByHashPrefix(db, block.prefix);
+
+const EMPTY = listingPage('results', [], null);
+
 export const contractResultsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results',
-  headers: { 'cache-control': 'public, max-age=1' },
-  async handler({ config, db, query, path, params, linkBase }) {
-    const param = parseContractParam(params.contractId!);
-    const { filters, senders } = validateQuery(query, config);
-    const contractId = await resolveListingContract(db, param, config);
-    const sender = await senderRange(db, senders, config);
+  cacheControl: 'public, max-age=1',
+  async handler(request) {
+    const { config, db, params } = request;
+    const path = parseContractPath(params.contractId!);
+    const query = parseResultsParams(request.query, config);
+    const contractId = await resolveContract(db, contractListingRef(path, config));
+    const sender = await senderRange(db, query.senders, config);
 
-    const timestamp = timestampRange(filters);
-    const block = blockFilter(filters);
-    if (block !== undefined) {
-      const range = await findBlock(db, block);
-      if (range === undefined) return EMPTY;
-      narrow(timestamp, 'gte', BigInt(range.consensus_start));
-      narrow(timestamp, 'lte', BigInt(range.consensus_end));
+    let timestamp = query.timestamp;
+    if (query.block !== undefined) {
+      const block = await findBlock(db, query.block);
+      if (block === undefined) return EMPTY;
+      timestamp = narrow(timestamp, 'gte', BigInt(block.consensus_start), INT64);
+      timestamp = narrow(timestamp, 'lte', BigInt(block.consensus_end), INT64);
     }
-    const indexes = transactionIndexes(filters);
-    const limit = effectiveLimit(filters, config.response.limit.default, config.response.limit.max);
-    const order = effectiveOrder(filters, 'desc');
+    const indexes = transactionIndexes(query.transactionIndexes);
     if (timestamp.empty || sender.empty) return EMPTY;
 
-    const rows = await findResults(db, {
-      contractId,
-      timestamp,
-      sender,
-      transactionIndexes: indexes,
-      internal: internalValue(filters),
-      order,
-      limit,
-    });
+    const { limit, order } = query.paging;
+    const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit });
     const results = rows.map(resultView);
-    let next: string | null = null;
-    if (results.length > 0 && results.length === limit) {
-      const last = results[results.length - 1]!;
-      next = nextLink(linkBase, path, query, order, [['timestamp', { value: last.timestamp!, inclusive: false }]]);
-    }
-    return { body: { results, links: { next } }, next };
+    const next = nextPageLink(request, query.paging, results.length, () => [
+      ['timestamp', { value: results[results.length - 1]!.timestamp!, inclusive: false }],
+    ]);
+    return listingPage('results', results, next);
   },
 };

@@ -1,0 +1,199 @@
+/**
+ * GET /api/v1/contracts/{id}/results/logs: the request as a typed query (contracts-api.md 6.1-6.4):
+ * validation, the timestamp collapse, the topic/timestamp-range rule, bound parsing and
+ * validation, and the (timestamp, index) boxes the bounds select. The network-wide logs listing
+ * uses the same rules.
+ */
+import type { Config } from '../../config/config.ts';
+import { INT32, INT64, type Range, rangeOf } from '../../db/range.ts';
+import { badRequest } from '../../http/errors.ts';
+import { LIMIT_RULE, ORDER_RULE } from '../../http/listing.ts';
+import { type Filter, type FilterRule, type Operator, anyOperator, eqOnly } from '../../http/params/filters.ts';
+import { invalidParameter } from '../../http/params/messages.ts';
+import { isHex64, isLaxNumber, parsePgInt4, parseTimestamp, trimmedBytes } from '../../http/params/values.ts';
+import { TIMESTAMP_RULE } from '../results/params.ts';
+
+export const TOPIC_KEYS = ['topic0', 'topic1', 'topic2', 'topic3'] as const;
+export type TopicKey = (typeof TOPIC_KEYS)[number];
+
+const isTopicKey = (key: string): key is TopicKey => (TOPIC_KEYS as readonly string[]).includes(key);
+
+export const LOG_RULES = new Map<string, FilterRule>([
+  ['index', anyOperator(isLaxNumber)],
+  ['limit', LIMIT_RULE],
+  ['order', ORDER_RULE],
+  ['timestamp', TIMESTAMP_RULE],
+  ...TOPIC_KEYS.map((key) => [key, eqOnly(isHex64)] as [string, FilterRule]),
+]);
+
+/** The values of each topic key as stored by the importer (OR within a key, AND across keys). */
+export function topicValues(filters: readonly Filter[]): Map<TopicKey, Buffer[]> {
+  const topics = new Map<TopicKey, Buffer[]>();
+  for (const filter of filters) {
+    if (!isTopicKey(filter.key)) continue;
+    topics.set(filter.key, [...(topics.get(filter.key) ?? []), trimmedBytes(filter.value)]);
+  }
+  return topics;
+}
+
+/** Timestamp filters carry nanoseconds from here on. */
+export const timestampsToNs = (filters: readonly Filter[]): Filter[] =>
+  filters.map((f) => (f.key === 'timestamp' ? { ...f, value: parseTimestamp(f.value)!.toString() } : f));
+
+/**
+ * 6.2 step 3: exactly two timestamp filters `gte:T` and `lte:T` (same nanoseconds) become one `eq:T`,
+ * appended after all other filters.
+ */
+export function collapseTimestamps(filters: readonly Filter[]): Filter[] {
+  const timestamps = filters.filter((f) => f.key === 'timestamp');
+  if (timestamps.length !== 2) return [...filters];
+  const [a, b] = timestamps as [Filter, Filter];
+  const ops = new Set([a.operator, b.operator]);
+  if (a.value !== b.value || !ops.has('gte') || !ops.has('lte')) return [...filters];
+  return [...filters.filter((f) => f.key !== 'timestamp'), { key: 'timestamp', operator: 'eq', value: a.value }];
+}
+
+const count = (filters: readonly Filter[], ...ops: Operator[]) => filters.filter((f) => ops.includes(f.operator)).length;
+
+/** The reason the timestamp filters do not form a range a topic search accepts, or undefined. */
+export function topicRangeProblem(timestamps: readonly Filter[], config: Config): string | undefined {
+  if (timestamps.length === 0) return 'No timestamp range or eq operator provided';
+  const lowers = count(timestamps, 'gt', 'gte');
+  const uppers = count(timestamps, 'lt', 'lte');
+  const eqs = count(timestamps, 'eq');
+  if (count(timestamps, 'ne') > 0) return 'Not equals operator not supported for timestamp param';
+  if (lowers > 1) return 'Multiple gt or gte operators not permitted for timestamp param';
+  if (uppers > 1) return 'Multiple lt or lte operators not permitted for timestamp param';
+  if (eqs > 0 && (lowers > 0 || uppers > 0)) return 'Cannot combine eq with ne, gt, gte, lt, or lte for timestamp param';
+  if (eqs === 0 && (lowers === 0 || uppers === 0)) return 'Timestamp range must have gt (or gte) and lt (or lte), or eq operator';
+  if (eqs > 0) return undefined;
+  const range = rangeOf(
+    timestamps.map((f) => ({ operator: f.operator, value: BigInt(f.value) })),
+    INT64,
+  );
+  const earliest = range.lower!.value < 0n ? 0n : range.lower!.value;
+  const difference = range.upper!.value - earliest + 1n;
+  if (difference > config.query.maxTimestampRangeNs || difference <= 0n) {
+    return `Timestamp range by the lower and upper bounds must be positive and within ${config.query.maxTimestampRange}`;
+  }
+  return undefined;
+}
+
+/** 6.2 step 4 / 6.3: any topic filter requires a valid timestamp range of at most maxTimestampRange. */
+export function checkTopicTimestamps(filters: readonly Filter[], config: Config): void {
+  if (!filters.some((f) => isTopicKey(f.key))) return;
+  const problem = topicRangeProblem(
+    filters.filter((f) => f.key === 'timestamp'),
+    config,
+  );
+  if (problem !== undefined) throw badRequest(`Cannot search topics without a valid timestamp range: ${problem}`);
+}
+
+/** At most one eq, one lower (gt/gte) and one upper (lt/lte) filter of one key. */
+export interface Bound {
+  equal?: Filter;
+  lower?: Filter;
+  upper?: Filter;
+}
+
+export interface Bounds {
+  timestamp: Bound;
+  index: Bound;
+}
+
+export const hasRange = (b: Bound): boolean => b.lower !== undefined || b.upper !== undefined;
+const isEmpty = (b: Bound) => b.equal === undefined && !hasRange(b);
+
+function addToBound(bound: Bound, filter: Filter): void {
+  switch (filter.operator) {
+    case 'eq':
+      if (bound.equal) throw badRequest(`Only one equal (eq) operator is allowed for ${filter.key}`);
+      bound.equal = filter;
+      return;
+    case 'gt':
+    case 'gte':
+      if (bound.lower) throw badRequest(`Only one gt/gte operator is allowed for ${filter.key}`);
+      bound.lower = filter;
+      return;
+    case 'lt':
+    case 'lte':
+      if (bound.upper) throw badRequest(`Only one lt/lte operator is allowed for ${filter.key}`);
+      bound.upper = filter;
+      return;
+    case 'ne':
+      throw badRequest(`Not equal (ne) operator is not supported for ${filter.key}`);
+  }
+}
+
+/** 6.2 step 7: timestamp and index filters into bounds, in filter order; the first violation is reported. */
+export function parseBounds(filters: readonly Filter[]): Bounds {
+  const bounds: Bounds = { timestamp: {}, index: {} };
+  for (const filter of filters) {
+    if (filter.key === 'timestamp' || filter.key === 'index') addToBound(bounds[filter.key], filter);
+  }
+  return bounds;
+}
+
+/** 6.2 step 8: combinations of timestamp and index bounds, first failure wins. */
+export function validateBounds({ timestamp, index }: Bounds): void {
+  if (index.equal && !timestamp.equal) throw badRequest('timestamp must have eq operator');
+  if (hasRange(timestamp) && timestamp.equal) throw badRequest("Can't support both range and equal for timestamp");
+  if (hasRange(index) && index.equal) throw badRequest("Can't support both range and equal for index");
+  if (isEmpty(timestamp) && !isEmpty(index)) throw badRequest('index without a timestamp parameter filter');
+  if (index.lower && !timestamp.equal && (!timestamp.lower || timestamp.lower.operator === 'gt')) {
+    throw badRequest('timestamp must have gte or eq operator');
+  }
+  if (index.upper && !timestamp.equal && (!timestamp.upper || timestamp.upper.operator === 'lt')) {
+    throw badRequest('timestamp must have lte or eq operator');
+  }
+}
+
+/** A set of (consensus_timestamp, index) pairs: one range on each column (bounds inclusive). */
+export interface Box {
+  timestamp: Range<bigint>;
+  index: Range<bigint>;
+}
+
+type Condition = { key: 'timestamp' | 'index'; operator: Operator; value: string };
+
+/** An `eq` is both bounds, so that every box is two closed (or open-ended) intervals. */
+const asBounds = (c: Condition): Condition[] =>
+  c.operator === 'eq' ? [{ ...c, operator: 'gte' }, { ...c, operator: 'lte' }] : [c];
+
+const numeric = (c: Condition) => ({ operator: c.operator, value: c.key === 'index' ? BigInt(parsePgInt4(c.value)!) : BigInt(c.value) });
+
+/** One query part of the reference as a box, or undefined when no row can satisfy it. */
+function toBox(conditions: readonly Condition[]): Box | undefined {
+  const bounds = conditions.flatMap(asBounds);
+  const timestamp = rangeOf(bounds.filter((c) => c.key === 'timestamp').map(numeric), INT64);
+  const index = rangeOf(bounds.filter((c) => c.key === 'index').map(numeric), INT32);
+  return timestamp.empty || index.empty ? undefined : { timestamp, index };
+}
+
+const cond = (filter: Filter | undefined, operator?: Operator): Condition[] =>
+  filter ? [{ key: filter.key as Condition['key'], operator: operator ?? filter.operator, value: filter.value }] : [];
+
+/**
+ * 6.4: the lower, inner and upper query parts of the validated bounds, each as a box (empty parts
+ * dropped). The result is the union of the boxes; an empty list means no row matches. With no
+ * timestamp or index filter it is one unbounded box. Throws 400 `Invalid parameter: index` for an
+ * index value that PostgreSQL would not read as an int4 (the reference answers 503).
+ */
+export function queryBoxes({ timestamp: t, index: i }: Bounds): Box[] {
+  for (const f of [i.equal, i.lower, i.upper]) {
+    if (f && parsePgInt4(f.value) === undefined) throw badRequest(invalidParameter('index'));
+  }
+  const parts: Condition[][] = [];
+  if (!hasRange(i)) {
+    parts.push([...cond(t.equal), ...cond(t.lower), ...cond(t.upper), ...cond(i.equal)]);
+  } else if (t.lower && i.lower) {
+    parts.push([...cond(t.lower, 'eq'), ...cond(i.lower)]);
+  } else if (t.equal) {
+    parts.push([...cond(t.equal), ...cond(t.lower), ...cond(t.upper), ...cond(i.lower), ...cond(i.equal), ...cond(i.upper)]);
+  }
+  if (hasRange(t) && hasRange(i)) {
+    parts.push([...cond(t.lower, i.lower ? 'gt' : undefined), ...cond(t.upper, i.upper ? 'lt' : undefined)]);
+  }
+  if (t.upper && i.upper) parts.push([...cond(t.upper, 'eq'), ...cond(i.upper)]);
+  return parts.map(toBox).filter((b): b is Box => b !== undefined);
+}

@@ -1,0 +1,27 @@
+/** Statements several routes share. Nothing here knows about HTTP. */
+import type { Db } from '../../db/db.ts';
+import { type Sql, and, sql } from '../../db/sql.ts';
+
+/** An opaque EVM address with the conditions that go with it. */
+export interface EvmAddressLookup {
+  /** 40 hex digits, any case. */
+  hex: string;
+  /** Shard and realm to match, when given (typed prefixes, or the configured ones). */
+  shard: string | null;
+  realm: string | null;
+  /** Only entities of type CONTRACT. */
+  contractsOnly: boolean;
+}
+
+/**
+ * The ids of the live entities (`deleted <> true`, which excludes a NULL flag too) with this EVM
+ * address, at most two: enough to tell a unique address from a shared one.
+ */
+export async function findEntityIdsByEvmAddress(db: Db, lookup: EvmAddressLookup): Promise<bigint[]> {
+  const conditions: Sql[] = [sql`evm_address = ${Buffer.from(lookup.hex, 'hex')}`, sql`deleted <> true`];
+  if (lookup.contractsOnly) conditions.push(sql`type = 'CONTRACT'`);
+  if (lookup.shard !== null) conditions.push(sql`shard = ${lookup.shard}`);
+  if (lookup.realm !== null) conditions.push(sql`realm = ${lookup.realm}`);
+  const rows = await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`);
+  return rows.map((row) => BigInt(row.id));
+}

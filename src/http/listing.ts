@@ -1,0 +1,56 @@
+/**
+ * The one way a listing pages: `limit` and `order` from the filters (last value wins), the rows
+ * of one statement, and `links.next`, which the reference gives exactly when the page is full
+ * (as many items as the limit) and otherwise sets to null.
+ */
+import type { Config } from '../config/config.ts';
+import { type LastValue, nextLink } from './links.ts';
+import { type Filter, type FilterRule, anyOperator, lastValue } from './params/filters.ts';
+import { type Order, parseLimit, parseOrder } from './params/values.ts';
+import type { ParsedQuery } from './query.ts';
+
+export interface Paging {
+  limit: number;
+  order: Order;
+}
+
+/** `limit`: a positive 64-bit integer, any operator (capped at response.limit.max). */
+export const LIMIT_RULE: FilterRule = anyOperator((value) => parseLimit(value, 1) !== undefined);
+/** `order`: asc or desc, any operator. */
+export const ORDER_RULE: FilterRule = anyOperator((value) => parseOrder(value) !== undefined);
+
+/** The page size and direction a request asks for, with the route's default order. */
+export function paging(filters: readonly Filter[], config: Config, defaultOrder: Order): Paging {
+  const limit = lastValue(filters, 'limit');
+  const order = lastValue(filters, 'order');
+  return {
+    limit: limit === undefined ? config.response.limit.default : parseLimit(limit, config.response.limit.max)!,
+    order: order === undefined ? defaultOrder : parseOrder(order)!,
+  };
+}
+
+/** What the next-page link is built from: the request as sent. */
+export interface LinkRequest {
+  linkBase: string;
+  path: string;
+  query: ParsedQuery;
+}
+
+/**
+ * `links.next` of a page of `count` items: null unless the page is full; otherwise the request
+ * with the last item's values as the new bounds (`last` gives them, in link order).
+ */
+export function nextPageLink(
+  request: LinkRequest,
+  { limit, order }: Paging,
+  count: number,
+  last: () => ReadonlyArray<readonly [string, LastValue]>,
+): string | null {
+  if (count !== limit) return null;
+  return nextLink(request.linkBase, request.path, request.query, order, last());
+}
+
+/** The listing body `{"<key>":[...],"links":{"next":...}}` and the link for the `Link` header. */
+export function listingPage<T>(key: string, items: readonly T[], next: string | null): { body: unknown; next: string | null } {
+  return { body: { [key]: items, links: { next } }, next };
+}
