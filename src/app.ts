@@ -10,6 +10,7 @@ import { type Route, buildApp } from './http/server.ts';
 /** Every endpoint of the service, in routing order. */
 export const routes: Route[] = [contractRoute, contractResultsRoute, contractLogsRoute];
 
-export function createApp(config: Config, db: Db, logger?: Logger | false): FastifyInstance {
-  return buildApp({ config, db, routes, logger });
+/** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */
+export function createApp(config: Config, db: Db, logger?: Logger | false, clock?: () => bigint): FastifyInstance {
+  return buildApp({ config, db, routes, logger, ...(clock ? { clock } : {}) });
 }

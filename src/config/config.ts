@@ -30,6 +30,12 @@ export interface Config {
     maxTimestampRangeNs: bigint;
     maxRecordFileCloseInterval: string;
     maxRecordFileCloseIntervalNs: bigint;
+    /** Bind an open timestamp range of the network-wide listings to [first transaction, now]. */
+    bindTimestampRange: boolean;
+    /** Widest bound range of bindTimestampRange (60d). */
+    maxTransactionsTimestampRangeNs: bigint;
+    /** How long after its valid start a transaction may reach consensus (35m): the transaction id lookup window. */
+    maxTransactionConsensusTimestampRangeNs: bigint;
   };
   common: { shard: bigint; realm: bigint };
 }
@@ -55,6 +61,9 @@ export function defaultTree(): Tree {
       maxRepeatedQueryParameters: 100,
       maxTimestampRange: '7d',
       maxRecordFileCloseInterval: '10s',
+      bindTimestampRange: false,
+      maxTransactionsTimestampRange: '60d',
+      maxTransactionConsensusTimestampRange: '35m',
     },
   };
 }
@@ -232,6 +241,9 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       maxTimestampRangeNs,
       maxRecordFileCloseInterval,
       maxRecordFileCloseIntervalNs,
+      bindTimestampRange: bool(rest, 'query.bindTimestampRange'),
+      maxTransactionsTimestampRangeNs: duration(rest, 'query.maxTransactionsTimestampRange')[1],
+      maxTransactionConsensusTimestampRangeNs: duration(rest, 'query.maxTransactionConsensusTimestampRange')[1],
     },
     common: {
       shard: BigInt(integer(common, 'shard', 0, 1023)),

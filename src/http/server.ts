@@ -21,6 +21,8 @@ export interface RequestContext {
   params: Record<string, string>;
   /** Prefix for pagination links: "" or "<protocol>://<host>:<port>" with response.includeHostInLink. */
   linkBase: string;
+  /** The current time in ns since the epoch (a test clock may replace the system's). */
+  now: () => bigint;
 }
 
 /**
@@ -47,11 +49,16 @@ export interface AppOptions {
   db: Db;
   routes: Route[];
   logger?: Logger | false;
+  /** The clock of the requests, in ns since the epoch; the system clock by default. */
+  clock?: () => bigint;
 }
 
 const NOT_FOUND = ['Not found'];
 
-export function buildApp({ config, db, routes, logger = false }: AppOptions): FastifyInstance {
+/** The system clock in ns since the epoch. */
+export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
+
+export function buildApp({ config, db, routes, logger = false, clock = systemClock }: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger || undefined,
     // One line per request is too much at thousands of requests per second; errors are logged below.
@@ -104,6 +111,7 @@ export function buildApp({ config, db, routes, logger = false }: AppOptions): Fa
           path: rawPath(url),
           params: request.params as Record<string, string>,
           linkBase: linkBase(request),
+          now: clock,
         });
         const headers: Record<string, string> = { 'cache-control': route.cacheControl };
         if (page.next) headers.link = `<${page.next}>; rel="next"`;
