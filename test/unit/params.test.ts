@@ -170,3 +170,20 @@ test('hashes, transaction ids, slots', () => {
   assert.equal(trimmedBytes('0').length, 0);
   assert.equal(paddedBytes32('3').toString('hex'), '3'.padStart(64, '0'));
 });
+
+test('transaction path: hash or id, the reference messages otherwise', async () => {
+  const { parseTransactionRef } = await import('../../src/http/params/transaction.ts');
+  assert.deepEqual(parseTransactionRef('0.0.1001-1746064794-5', config), { kind: 'id', payer: 1001n, validStartNs: 1746064794000000005n });
+  assert.equal(parseTransactionRef(`0x${'a'.repeat(64)}`, config).kind, 'hash');
+  const message = (text: string) => {
+    try {
+      parseTransactionRef(text, config);
+    } catch (err) {
+      return (err as ClientError).messages[0];
+    }
+    return undefined;
+  };
+  assert.match(message('a'.repeat(96))!, /^Invalid Transaction id\. Please use "shard\.realm\.num-sss-nnn" format/);
+  assert.match(message('0.0.1001@1.2')!, /^Invalid Transaction id/);
+  assert.equal(message('0.0.274877906944-1-1'), 'Invalid entity ID "0.0.274877906944"');
+});
