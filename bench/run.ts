@@ -121,7 +121,7 @@ function parseOptions(argv: string[]): Options {
   let only: Endpoint[] | undefined;
   if (values.only) {
     only = values.only.split(',').map((e) => e.trim()) as Endpoint[];
-    for (const e of only) if (!ENDPOINTS.includes(e)) usage(`--only: unknown endpoint ${e} (lookup, results, logs)`);
+    for (const e of only) if (!ENDPOINTS.includes(e)) usage(`--only: unknown endpoint ${e} (${ENDPOINTS.join(', ')})`);
   }
   const headers: Record<string, string> = {};
   for (const h of values.header ?? []) {
