@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { type TestApp, openTestApp } from '../support/app.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
+let t: TestApp;
 
 const CONTRACT_KEYS = [
   'admin_key', 'auto_renew_account', 'auto_renew_period', 'contract_id', 'created_timestamp', 'deleted', 'evm_address',
@@ -16,8 +12,7 @@ const CONTRACT_KEYS = [
 ];
 
 before(async () => {
-  database = await openTestDatabase('embedded');
-  await database.db.exec(`
+  t = await openTestApp('embedded', (db) => db.exec(`
     insert into entity (id, num, realm, shard, type, timestamp_range, memo, created_timestamp, evm_address, deleted)
     values (1001, 1001, 0, 0, 'CONTRACT', '[100,)', 'a', 100, null, false),
            (1002, 1002, 0, 0, 'CONTRACT', '[200,)', 'b', 150, '\\x70f2b2914a2a4b783faefb75f459a580616fcb5e', true),
@@ -25,14 +20,10 @@ before(async () => {
     insert into entity_history (id, num, realm, shard, type, timestamp_range, memo, created_timestamp)
     values (1002, 1002, 0, 0, 'CONTRACT', '[150,200)', 'b0', 150);
     insert into contract (id, file_id, initcode) values (1001, 2001, null), (1002, null, '\\x6080');
-    insert into file_data (consensus_timestamp, entity_id, transaction_type, file_data) values (90, 2001, 17, '\\x36303830');`);
-  app = createApp(loadConfig({}, '/nonexistent'), database.db);
+    insert into file_data (consensus_timestamp, entity_id, transaction_type, file_data) values (90, 2001, 17, '\\x36303830');`));
 });
 
-after(async () => {
-  await app.close();
-  await database.close();
-});
+after(() => t?.close());
 
 const PATH_PARAMS = fc.oneof(
   fc.constantFrom('0.0.1001', '1001', '0.1001', '1002', '0x70f2b2914a2a4b783faefb75f459a580616fcb5e', '0.0.70f2b2914a2a4b783faefb75f459a580616fcb5e',
@@ -54,7 +45,7 @@ test('random paths and query strings never get a 5xx or a malformed body', async
   await fc.assert(
     fc.asyncProperty(PATH_PARAMS, QUERY, fc.boolean(), async (param, query, trailingSlash) => {
       const url = `/api/v1/contracts/${param}${trailingSlash ? '/' : ''}${query ? `?${query}` : ''}`;
-      const response = await app.inject({ method: 'GET', url });
+      const response = await t.get(url);
       assert.ok(response.statusCode < 500, `${url} -> ${response.statusCode} ${response.body}`);
       assert.match(String(response.headers['content-type']), /^application\/json/);
       const body = JSON.parse(response.body) as Record<string, unknown>;
@@ -71,32 +62,32 @@ test('random paths and query strings never get a 5xx or a malformed body', async
 });
 
 test('historical lookups return the version valid as of the timestamp', async () => {
-  const current = await app.inject('/api/v1/contracts/0.0.1002?timestamp=200');
+  const current = await t.get('/api/v1/contracts/0.0.1002?timestamp=200');
   assert.equal(JSON.parse(current.body).memo, 'b');
-  const old = await app.inject('/api/v1/contracts/0.0.1002?timestamp=lt:0.000000200');
+  const old = await t.get('/api/v1/contracts/0.0.1002?timestamp=lt:0.000000200');
   assert.deepEqual(JSON.parse(old.body).timestamp, { from: '0.000000150', to: '0.000000200' });
-  const none = await app.inject('/api/v1/contracts/0.0.1002?timestamp=lt:0.000000150');
+  const none = await t.get('/api/v1/contracts/0.0.1002?timestamp=lt:0.000000150');
   assert.equal(none.statusCode, 404);
 });
 
 test('bytecode from a file is its text; a deleted contract is still returned by address', async () => {
-  const fromFile = JSON.parse((await app.inject('/api/v1/contracts/1001')).body);
+  const fromFile = JSON.parse((await t.get('/api/v1/contracts/1001')).body);
   assert.equal(fromFile.bytecode, '0x6080');
   assert.equal(fromFile.file_id, '0.0.2001');
-  const byAddress = JSON.parse((await app.inject('/api/v1/contracts/0x70f2b2914a2a4b783faefb75f459a580616fcb5e')).body);
+  const byAddress = JSON.parse((await t.get('/api/v1/contracts/0x70f2b2914a2a4b783faefb75f459a580616fcb5e')).body);
   assert.equal(byAddress.contract_id, '0.0.1002');
   assert.equal(byAddress.deleted, true);
-  assert.equal((await app.inject('/api/v1/contracts/1003')).statusCode, 404);
+  assert.equal((await t.get('/api/v1/contracts/1003')).statusCode, 404);
 });
 
 test('ETag and If-None-Match give a 304; HEAD has headers only', async () => {
-  const first = await app.inject('/api/v1/contracts/1001');
+  const first = await t.get('/api/v1/contracts/1001');
   const etag = String(first.headers.etag);
   assert.match(etag, /^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
-  const second = await app.inject({ url: '/api/v1/contracts/1001', headers: { 'if-none-match': etag } });
+  const second = await t.get('/api/v1/contracts/1001', { 'if-none-match': etag });
   assert.equal(second.statusCode, 304);
   assert.equal(second.body, '');
-  const head = await app.inject({ method: 'HEAD', url: '/api/v1/contracts/1001' });
+  const head = await t.app.inject({ method: 'HEAD', url: '/api/v1/contracts/1001' });
   assert.equal(head.statusCode, 200);
   assert.equal(head.body, '');
 });

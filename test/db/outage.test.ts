@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, type Server, type Socket, connect, createServer } from 'node:net';
 import { test } from 'node:test';
-import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { DatabaseUnavailableError } from '../../src/db/db.ts';
 import { createPostgresDb } from '../../src/db/postgres.ts';
+import { appOn, get } from '../support/app.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 const skip = url ? false : 'needs TEST_DATABASE_URL';
@@ -47,19 +47,19 @@ test('a database outage answers 503 and the service recovers when it is back', {
   via.port = String(port);
   const config = loadConfig({ DATABASE_URL: via.toString(), HIERO_MIRROR_REST_DB_POOL_CONNECTIONTIMEOUT: '2000' }, '/nonexistent');
   const db = createPostgresDb(config);
-  const app = createApp(config, db);
+  const app = appOn(db, { config });
   try {
-    const down = await app.inject('/api/v1/contracts/0.0.1001');
+    const down = await get(app, '/api/v1/contracts/0.0.1001');
     assert.equal(down.statusCode, 503);
     assert.equal(down.body, '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
 
     await proxy.start(port); // back up (the test database has no schema: a SQL error is also a 503)
     await db.query('select 1');
-    const up = await app.inject('/api/v1/contracts/abc');
+    const up = await get(app, '/api/v1/contracts/abc');
     assert.equal(up.statusCode, 400);
 
     await proxy.stop(); // connections cut while the pool holds them
-    assert.equal((await app.inject('/api/v1/contracts/0.0.1001')).statusCode, 503);
+    assert.equal((await get(app, '/api/v1/contracts/0.0.1001')).statusCode, 503);
     await proxy.start(port);
     await db.query('select 1');
   } finally {

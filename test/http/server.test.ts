@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { brotliDecompressSync } from 'node:zlib';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/config.ts';
 import { DatabaseUnavailableError, type Db } from '../../src/db/db.ts';
 import { badRequest } from '../../src/http/errors.ts';
-import { type Route, buildApp } from '../../src/http/server.ts';
+import type { Route } from '../../src/http/server.ts';
+import { appOn, get } from '../support/app.ts';
 
 const fakeDb: Db = {
   kind: 'embedded',
@@ -17,7 +17,7 @@ const fakeDb: Db = {
 const routes: Route[] = [
   {
     path: '/api/v1/contracts/:contractId',
-    headers: { 'cache-control': 'public, max-age=1' },
+    cacheControl: 'public, max-age=1',
     async handler({ params, query, path }) {
       if (params.contractId === 'big') return { body: { data: 'x'.repeat(5000) } };
       if (params.contractId === 'bad') throw badRequest(['Invalid parameter: a', 'Invalid parameter: b']);
@@ -28,10 +28,10 @@ const routes: Route[] = [
   },
 ];
 
-const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb, routes });
+const app = appOn(fakeDb, { routes });
 
 test('success: reference headers, Link, CORS, case-insensitive route with trailing slash', async () => {
-  const res = await app.inject('/API/V1/Contracts/0xAbC/?Limit=1');
+  const res = await get(app, '/API/V1/Contracts/0xAbC/?Limit=1');
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   assert.equal(res.headers['cache-control'], 'public, max-age=1');
@@ -42,34 +42,34 @@ test('success: reference headers, Link, CORS, case-insensitive route with traili
 });
 
 test('errors: body shape, no cache-control, 503 for the database, 500 only for bugs', async () => {
-  const bad = await app.inject('/api/v1/contracts/bad');
+  const bad = await get(app, '/api/v1/contracts/bad');
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.body, '{"_status":{"messages":[{"message":"Invalid parameter: a"},{"message":"Invalid parameter: b"}]}}');
   assert.equal(bad.headers['cache-control'], undefined);
   assert.equal(bad.headers['access-control-allow-origin'], '*');
   assert.ok(bad.headers.etag);
-  const down = await app.inject('/api/v1/contracts/down');
+  const down = await get(app, '/api/v1/contracts/down');
   assert.equal(down.statusCode, 503);
   assert.equal(down.body, '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
-  const bug = await app.inject('/api/v1/contracts/bug');
+  const bug = await get(app, '/api/v1/contracts/bug');
   assert.equal(bug.statusCode, 500);
   assert.equal(bug.body, '{"_status":{"messages":[{"message":"Internal error"}]}}');
 });
 
 test('unknown routes and undecodable paths', async () => {
-  const missing = await app.inject('/api/v1/contracts/1001/foo');
+  const missing = await get(app, '/api/v1/contracts/1001/foo');
   assert.equal(missing.statusCode, 404);
   assert.equal(missing.body, '{"_status":{"messages":[{"message":"Not found"}]}}');
-  const undecodable = await app.inject('/api/v1/contracts/%zz');
+  const undecodable = await get(app, '/api/v1/contracts/%zz');
   assert.equal(undecodable.statusCode, 400);
   assert.equal(undecodable.headers['access-control-allow-origin'], '*');
 });
 
 test('bodies of 1 KiB or more are compressed for clients that accept it, preferring br', async () => {
-  const res = await app.inject({ url: '/api/v1/contracts/big', headers: { 'accept-encoding': 'gzip, br' } });
+  const res = await get(app, '/api/v1/contracts/big', { 'accept-encoding': 'gzip, br' });
   assert.equal(res.headers['content-encoding'], 'br');
   assert.match(brotliDecompressSync(res.rawPayload).toString(), /^\{"data":"x{5000}"\}$/);
-  const small = await app.inject({ url: '/api/v1/contracts/1', headers: { 'accept-encoding': 'gzip, br' } });
+  const small = await get(app, '/api/v1/contracts/1', { 'accept-encoding': 'gzip, br' });
   assert.equal(small.headers['content-encoding'], undefined);
   assert.ok(small.headers['content-length']);
 });

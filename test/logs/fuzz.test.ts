@@ -2,27 +2,18 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { type TestApp, openTestApp } from '../support/app.ts';
 import { BASE_TS, EVM_1001, STEP, TOPICS, insertFixtures, seconds } from './fixtures.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
+let t: TestApp;
 
 const LOG_KEYS = ['address', 'bloom', 'contract_id', 'data', 'index', 'topics', 'block_hash', 'block_number', 'root_contract_id', 'timestamp', 'transaction_hash', 'transaction_index'];
 
 before(async () => {
-  database = await openTestDatabase('embedded');
-  await insertFixtures(database.db);
-  app = createApp(loadConfig({}, '/nonexistent'), database.db);
+  t = await openTestApp('embedded', (db) => insertFixtures(db));
 });
 
-after(async () => {
-  await app.close();
-  await database.close();
-});
+after(() => t?.close());
 
 const PATH_PARAMS = fc.oneof(
   fc.constantFrom(
@@ -72,7 +63,7 @@ test('random paths and query strings never get a 5xx or a malformed body', async
   await fc.assert(
     fc.asyncProperty(PATH_PARAMS, QUERY, fc.boolean(), async (param, query, trailingSlash) => {
       const url = `/api/v1/contracts/${param}/results/logs${trailingSlash ? '/' : ''}${query ? `?${query}` : ''}`;
-      const response = await app.inject({ method: 'GET', url });
+      const response = await t.get(url);
       statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
       assert.ok(response.statusCode < 500, `${url} -> ${response.statusCode} ${response.body}`);
       assert.match(String(response.headers['content-type']), /^application\/json/);

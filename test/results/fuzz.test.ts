@@ -6,30 +6,21 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { type TestApp, openTestApp } from '../support/app.ts';
 import { EVM_1001, EVM_2002, EVM_NULL_DELETED, EVM_SHARED, generate, insertFixtures } from './fixtures.ts';
 
-let database: TestDatabase;
-let app: FastifyInstance;
+let t: TestApp;
 
 const RESULT_KEYS = ['address', 'amount', 'bloom', 'call_result', 'contract_id', 'created_contract_ids', 'error_message', 'from',
   'function_parameters', 'gas_consumed', 'gas_limit', 'gas_used', 'timestamp', 'to', 'hash'];
 
 before(async () => {
-  database = await openTestDatabase('embedded');
   const data = generate();
   data.results = data.results.slice(0, 120);
-  await insertFixtures(database.db, data);
-  app = createApp(loadConfig({}, '/nonexistent'), database.db);
+  t = await openTestApp('embedded', (db) => insertFixtures(db, data));
 });
 
-after(async () => {
-  await app?.close();
-  await database?.close();
-});
+after(() => t?.close());
 
 const HASH = `00${'cd'.repeat(47)}`;
 
@@ -79,7 +70,7 @@ test('random paths and query strings never get a 5xx or a malformed body', async
   await fc.assert(
     fc.asyncProperty(PATH_PARAMS, QUERY, fc.boolean(), async (param, query, trailingSlash) => {
       const url = `/api/v1/contracts/${param}/results${trailingSlash ? '/' : ''}${query ? `?${query}` : ''}`;
-      const response = await app.inject({ method: 'GET', url });
+      const response = await t.get(url);
       assert.ok(response.statusCode < 500, `${url} -> ${response.statusCode} ${response.body}`);
       assert.match(String(response.headers['content-type']), /^application\/json/);
       const body = JSON.parse(response.body) as Record<string, unknown>;

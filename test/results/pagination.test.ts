@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type TestDatabase, openTestDatabase, testBackends } from '../support/database.ts';
+import { type TestApp, openTestApp } from '../support/app.ts';
+import { type TestDatabase, testBackends } from '../support/database.ts';
 import { BASE_TS, EVM_1001, EVM_2002, FIRST_BLOCK, PER_BLOCK, RESULTS, STEP, generate, insertFixtures, seconds } from './fixtures.ts';
 
 type Order = 'asc' | 'desc';
@@ -139,26 +137,20 @@ const VARIANT: fc.Arbitrary<Variant> = fc
 
 for (const backend of testBackends()) {
   describe(`results pagination (${backend})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
+    let api: TestApp;
 
     before(async () => {
-      database = await openTestDatabase(backend);
-      await insertFixtures(database.db, data);
-      app = createApp(loadConfig({}, '/nonexistent'), database.db);
+      api = await openTestApp(backend, (db) => insertFixtures(db, data));
     });
 
-    after(async () => {
-      await app?.close();
-      await database?.close();
-    });
+    after(() => api?.close());
 
     async function walk(v: Variant): Promise<string[]> {
       let url: string | null = `/api/v1/contracts/${v.path}/results?${queryString(v)}`;
       const seen: string[] = [];
       for (let pages = 0; url !== null; pages++) {
         assert.ok(pages <= RESULTS + 1, `no end: ${url}`);
-        const response: { statusCode: number; body: string; headers: Record<string, unknown> } = await app.inject(url);
+        const response: { statusCode: number; body: string; headers: Record<string, unknown> } = await api.get(url);
         assert.equal(response.statusCode, 200, `${url} -> ${response.body}`);
         assert.equal(response.headers['cache-control'], 'public, max-age=1');
         const body = JSON.parse(response.body) as { results: Array<Record<string, unknown>>; links: { next: string | null } };
@@ -187,7 +179,7 @@ for (const backend of testBackends()) {
       let multiPage = 0;
       await fc.assert(
         fc.asyncProperty(VARIANT, async (v) => {
-          const want = await expected(database, v);
+          const want = await expected(api.database, v);
           const got = await walk(v);
           assert.deepEqual(got, want, `${v.path}?${queryString(v)}`);
           runs++;
@@ -218,7 +210,7 @@ for (const backend of testBackends()) {
           cases.push({ ...none, contract, path, order, limit: 1, ts: [{ op: 'eq', v: t(3) }, { op: 'lte', v: t(300) }] });
         }
       }
-      for (const v of cases) assert.deepEqual(await walk(v), await expected(database, v), `${v.path}?${queryString(v)}`);
+      for (const v of cases) assert.deepEqual(await walk(v), await expected(api.database, v), `${v.path}?${queryString(v)}`);
     });
   });
 }

@@ -4,10 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { type TestDatabase, openTestDatabase, testBackends } from '../support/database.ts';
+import { type JsonReply, type TestApp, openTestApp } from '../support/app.ts';
+import { testBackends } from '../support/database.ts';
 import { ALIAS, EVM_1001, EVM_2002, EVM_NULL_DELETED, EVM_SHARED, FIRST_BLOCK, generate, insertFixtures, seconds } from './fixtures.ts';
 
 const data = generate();
@@ -20,24 +18,15 @@ interface Body {
 
 for (const backend of testBackends()) {
   describe(`results endpoint (${backend})`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
+    let t: TestApp;
 
     before(async () => {
-      database = await openTestDatabase(backend);
-      await insertFixtures(database.db, data);
-      app = createApp(loadConfig({}, '/nonexistent'), database.db);
+      t = await openTestApp(backend, (db) => insertFixtures(db, data));
     });
 
-    after(async () => {
-      await app?.close();
-      await database?.close();
-    });
+    after(() => t?.close());
 
-    async function get(url: string): Promise<{ status: number; body: Body; headers: Record<string, unknown> }> {
-      const response = await app.inject(url);
-      return { status: response.statusCode, body: JSON.parse(response.body) as Body, headers: response.headers };
-    }
+    const get = (url: string): Promise<JsonReply<Body>> => t.getJson<Body>(url);
 
     const errors = (body: Body) => body._status!.messages.map((m) => m.message);
 
