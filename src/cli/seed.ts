@@ -1,9 +1,10 @@
 import type { Config } from '../config/config.ts';
 import { rootCause } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
+import { demoLine } from '../demo/examples.ts';
 import { WRITTEN_TABLES } from '../demo/generator.ts';
 import { DAYS } from '../demo/network.ts';
-import { type DemoInfo, SeedInterrupted, type SeedReport, inspectDatabase, ownsData, seedDemo } from '../demo/seed.ts';
+import { SeedInterrupted, type SeedReport, inspectDatabase, ownsData, seedDemo } from '../demo/seed.ts';
 import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';
 import { fail, formatCount, signals, status } from './output.ts';
 import { ProgressBar } from './progress.ts';
@@ -14,10 +15,6 @@ export interface SeedFlags {
   dataDir: string;
   memory: boolean;
   url: string | undefined;
-}
-
-export function demoLine(info: DemoInfo): string {
-  return `demo network (scale ${info.scale}) created ${new Date(info.seededAt).toISOString().replace(/\.\d+Z$/, 'Z')}`;
 }
 
 function parseScale(text: string): number {

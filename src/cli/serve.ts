@@ -5,14 +5,13 @@ import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPostgresDb } from '../db/postgres.ts';
-import { demoExamples } from '../demo/examples.ts';
+import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
 import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
 import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';
 import { fail, formatCount, signals, status } from './output.ts';
 import { ProgressBar } from './progress.ts';
-import { demoLine } from './seed.ts';
 import { checkPortFree, describeDbError, describeTarget, portMessage } from './startup.ts';
 
 export interface ServeFlags {

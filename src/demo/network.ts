@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  */
 
 /** Bumped whenever the generated rows change for a given scale. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 /** Seed of every pseudo-random choice. */
 export const SEED = 20250601;
 /** Window start: 2025-06-01T00:00:00Z. Hour 0 holds the deployments, activity runs from hour 1. */

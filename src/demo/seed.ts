@@ -36,7 +36,8 @@ export class SeedStepError extends Error {
 }
 
 const MARKER = 'cqs_demo';
-const WORKING_TABLES = ['d_sig', 'd_tpl', 'd_bloom', 'd_bc', 'd_reason', 'd_acct', 'd_con', 'd_tx', 'd_nonce', 'd_state', 'd_nft', 'd_fact'];
+const WORKING_TABLES = ['d_sig', 'd_tpl', 'd_bloom', 'd_bc', 'd_reason', 'd_acct', 'd_con', 'd_tx', 'd_nonce', 'd_state', 'd_nft', 'd_fact',
+  'd_atpl', 'd_stpl', 'd_sc', 'd_slot'];
 
 /** Reads what the database holds, without changing anything. */
 export async function inspectDatabase(db: Session): Promise<DatabaseState> {
@@ -171,6 +172,7 @@ async function seedInSession(db: Session, options: SeedOptions): Promise<SeedRep
     // the working tables and helper functions are temporary; drop them for long-lived sessions
     await db.exec(`drop table if exists ${WORKING_TABLES.join(', ')}`).catch(() => {});
     await db.exec(`drop function if exists pg_temp.u, pg_temp.hi, pg_temp.h, pg_temp.h48, pg_temp.w, pg_temp.wa, pg_temp.lz,
-      pg_temp.strip, pg_temp.tint, pg_temp.bs, pg_temp.be, pg_temp.bhash cascade`).catch(() => {});
+      pg_temp.strip, pg_temp.tint, pg_temp.jbig, pg_temp.bs, pg_temp.be, pg_temp.dist, pg_temp.bhash, pg_temp.slot32, pg_temp.slot,
+      pg_temp.sval, pg_temp.wval, pg_temp.nfixed, pg_temp.pre, pg_temp.m0 cascade`).catch(() => {});
   }
 }

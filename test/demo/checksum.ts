@@ -12,6 +12,11 @@ export const TABLE_ORDER: Record<string, string> = {
   transaction: 'consensus_timestamp',
   ethereum_transaction: 'consensus_timestamp',
   contract_transaction_hash: 'consensus_timestamp, hash',
+  contract_transaction: 'consensus_timestamp, entity_id',
+  transaction_hash: 'consensus_timestamp, hash',
+  contract_action: 'consensus_timestamp, index',
+  contract_state_change: 'consensus_timestamp, contract_id, slot',
+  contract_state: 'contract_id, slot',
   address_book: 'start_consensus_timestamp',
 };
 
