@@ -17,6 +17,7 @@ import pg from 'pg';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import type { Db, Session } from '../src/db/db.ts';
+import { Sql } from '../src/db/sql.ts';
 import { PLAN_CACHE_MODE, createPostgresDb } from '../src/db/postgres.ts';
 import { readUrlFile } from './lib/urls.ts';
 
@@ -95,13 +96,21 @@ async function main(): Promise<void> {
     }
   };
   const explaining: Session = {
-    async query<R>(text: string, params: readonly unknown[] = []) {
-      await explain(text, params);
-      return inner.query<R>(text, params);
+    async query<R>(statement: Sql | string, parameters: readonly unknown[] = []) {
+      const { text, values } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters };
+      await explain(text, values);
+      return inner.query<R>(text, values);
     },
     exec: (text) => inner.exec(text),
   };
-  const db: Db = { ...explaining, kind: 'postgres', session: (work) => work(explaining), close: () => inner.close() };
+  const db: Db = {
+    ...explaining,
+    kind: 'postgres',
+    session: (work) => work(explaining),
+    close: () => inner.close(),
+    poolStats: () => inner.poolStats(),
+    observe: (observer) => inner.observe(observer),
+  };
   const app = createApp(config, db);
   process.stdout.write(`plan_cache_mode=${mode}\n`);
   for (const path of paths) {

@@ -17,8 +17,22 @@ export interface Session {
  * The one query interface of the service. Each `query`/`exec` may run on any connection of the pool;
  * work that needs one connection throughout (a transaction, temporary tables) uses `session`.
  */
+/** Connections of the pool: open in all, idle among them, and requests waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Told of every statement: its duration in seconds and whether it failed. */
+export type QueryObserver = (seconds: number, failed: boolean) => void;
+
 export interface Db extends Session {
   readonly kind: 'postgres' | 'embedded';
+  /** The pool's connections now. */
+  poolStats(): PoolStats;
+  /** Adds an observer of statement durations (metrics). */
+  observe(observer: QueryObserver): void;
   /** Runs `work` on one connection held for its whole duration. */
   session<T>(work: (session: Session) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -51,15 +65,23 @@ function statementName(text: string): string {
 }
 
 /** A Session on anything with node-postgres' query method: a pool, or one client of it. */
-function sessionOn(target: pg.Pool | pg.PoolClient): Session {
+function sessionOn(target: pg.Pool | pg.PoolClient, observers: readonly QueryObserver[] = []): Session {
   return {
     async query<R>(statement: Sql | string, parameters: readonly unknown[] = []): Promise<R[]> {
       const { text, values } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters };
+      const started = observers.length > 0 ? performance.now() : 0;
+      let failed = false;
       try {
         const result = await target.query({ name: statementName(text), text, values: values as unknown[] });
         return result.rows as R[];
       } catch (err) {
+        failed = true;
         throw new DatabaseUnavailableError(err);
+      } finally {
+        if (observers.length > 0) {
+          const seconds = (performance.now() - started) / 1000;
+          for (const observer of observers) observer(seconds, failed);
+        }
       }
     },
     async exec(text: string): Promise<void> {
@@ -74,9 +96,12 @@ function sessionOn(target: pg.Pool | pg.PoolClient): Session {
 
 /** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
 export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
+  const observers: QueryObserver[] = [];
   return {
     kind,
-    ...sessionOn(pool),
+    ...sessionOn(pool, observers),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    observe: (observer) => void observers.push(observer),
     async session<T>(work: (session: Session) => Promise<T>): Promise<T> {
       let client: pg.PoolClient;
       try {
@@ -85,7 +110,7 @@ export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<v
         throw new DatabaseUnavailableError(err);
       }
       try {
-        return await work(sessionOn(client));
+        return await work(sessionOn(client, observers));
       } finally {
         client.release();
       }

@@ -7,6 +7,7 @@ import { DatabaseUnavailableError, type Db } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
 import { ClientError } from './errors.ts';
 import { registerHealth } from './health.ts';
+import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
 
@@ -102,6 +103,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     config.response.includeHostInLink ? `${request.protocol}://${request.hostname.split(':')[0]}:${config.port}` : '';
 
   registerHealth(app, db);
+  registerMetrics(app, db);
   app.register(async (scope) => {
     for (const route of routes) {
       scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {

@@ -3,14 +3,9 @@ import { test } from 'node:test';
 import type { Db } from '../../src/db/db.ts';
 import { buildApp } from '../../src/http/server.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { openTestDatabase, testBackends } from '../support/database.ts';
+import { fakeDb as fake, openTestDatabase, testBackends } from '../support/database.ts';
 
 const config = loadConfig({}, '/nonexistent');
-
-const fake = (query: Db['query']): Db => {
-  const db: Db = { kind: 'embedded', query, exec: async () => {}, session: (work) => work(db), close: async () => {} };
-  return db;
-};
 
 async function probe(db: Db, url: string) {
   const app = buildApp({ config, db, routes: [] });

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { brotliDecompressSync } from 'node:zlib';
 import { test } from 'node:test';
-import { DatabaseUnavailableError, type Db } from '../../src/db/db.ts';
+import { DatabaseUnavailableError } from '../../src/db/db.ts';
 import { badRequest } from '../../src/http/errors.ts';
 import type { Route } from '../../src/http/server.ts';
 import { appOn, get } from '../support/app.ts';
+import { fakeDb as fake } from '../support/database.ts';
 
-const fakeDb: Db = {
-  kind: 'embedded',
-  query: async () => [],
-  exec: async () => {},
-  session: (work) => work(fakeDb),
-  close: async () => {},
-};
+const fakeDb = fake();
 
 const routes: Route[] = [
   {

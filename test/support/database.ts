@@ -69,3 +69,17 @@ export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promis
     },
   };
 }
+
+/** A Db that runs `query` for every statement and has no pool (for HTTP-layer tests). */
+export function fakeDb(query: Db['query'] = async () => []): Db {
+  const db: Db = {
+    kind: 'embedded',
+    query,
+    exec: async () => {},
+    session: (work) => work(db),
+    close: async () => {},
+    poolStats: () => ({ total: 0, idle: 0, waiting: 0 }),
+    observe: () => {},
+  };
+  return db;
+}
