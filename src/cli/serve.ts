@@ -129,7 +129,7 @@ function banner(base: string, served: Served, workers: number): string {
  * process or, with --workers N (PostgreSQL only), in N processes sharing the port.
  */
 export async function runServe(config: Config, flags: ServeFlags): Promise<void> {
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+  const logger = pino({ level: config.log.level });
   if (flags.workers > 1 && !config.externalDatabase) {
     fail('--workers needs PostgreSQL (DATABASE_URL): the embedded database lives inside one process', 2);
   }

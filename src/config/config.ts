@@ -38,7 +38,27 @@ export interface Config {
     maxTransactionConsensusTimestampRangeNs: bigint;
   };
   common: { shard: bigint; realm: bigint };
+  /** pino's level for the reference's `log.level` (or LOG_LEVEL). */
+  log: { level: LogLevel };
 }
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+
+/** The reference's level names (log4js), pino's, and winston's `verbose`, to pino's levels. */
+const LOG_LEVELS: Record<string, LogLevel> = {
+  all: 'trace',
+  trace: 'trace',
+  verbose: 'debug',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  fatal: 'fatal',
+  mark: 'fatal',
+  off: 'silent',
+  silent: 'silent',
+};
 
 export class ConfigError extends Error {}
 
@@ -48,6 +68,7 @@ type Tree = Record<string, unknown>;
 export function defaultTree(): Tree {
   return {
     port: 5551,
+    log: { level: 'info' },
     db: {
       host: '127.0.0.1',
       port: 5432,
@@ -164,6 +185,7 @@ export function loadConfig(
     }
   }
   mergeTree(rest, overrides);
+  if (env.LOG_LEVEL) mergeTree(rest, { log: { level: env.LOG_LEVEL } });
   const databaseUrl = env.DATABASE_URL || undefined;
   const config = validate(rest, common, databaseUrl);
   config.externalDatabase = databaseUrl !== undefined || JSON.stringify(rest.db) !== defaultDb;
@@ -200,6 +222,15 @@ function duration(tree: Tree, path: string): [string, bigint] {
     throw new ConfigError(`Invalid configuration: ${path} must be a positive duration such as 7d, 10s or 500ms, got ${JSON.stringify(value)}`);
   }
   return [value, ns];
+}
+
+function logLevel(tree: Tree): LogLevel {
+  const value = text(tree, 'log.level');
+  const level = LOG_LEVELS[value.trim().toLowerCase()];
+  if (level === undefined) {
+    throw new ConfigError(`Invalid configuration: log.level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return level;
 }
 
 function pathValue(tree: Tree, path: string): unknown {
@@ -249,6 +280,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       shard: BigInt(integer(common, 'shard', 0, 1023)),
       realm: BigInt(integer(common, 'realm', 0, 65535)),
     },
+    log: { level: logLevel(rest) },
   };
   if (databaseUrl !== undefined) {
     try {

@@ -24,8 +24,8 @@ export interface PoolStats {
   waiting: number;
 }
 
-/** Told of every statement: its duration in seconds and whether it failed. */
-export type QueryObserver = (seconds: number, failed: boolean) => void;
+/** Told of every statement: its duration in seconds, and the driver's error when it failed. */
+export type QueryObserver = (seconds: number, error: Error | undefined) => void;
 
 export interface Db extends Session {
   readonly kind: 'postgres' | 'embedded';
@@ -70,17 +70,17 @@ function sessionOn(target: pg.Pool | pg.PoolClient, observers: readonly QueryObs
     async query<R>(statement: Sql | string, parameters: readonly unknown[] = []): Promise<R[]> {
       const { text, values } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters };
       const started = observers.length > 0 ? performance.now() : 0;
-      let failed = false;
+      let error: Error | undefined;
       try {
         const result = await target.query({ name: statementName(text), text, values: values as unknown[] });
         return result.rows as R[];
       } catch (err) {
-        failed = true;
+        error = err as Error;
         throw new DatabaseUnavailableError(err);
       } finally {
         if (observers.length > 0) {
           const seconds = (performance.now() - started) / 1000;
-          for (const observer of observers) observer(seconds, failed);
+          for (const observer of observers) observer(seconds, error);
         }
       }
     },

@@ -53,7 +53,7 @@ export function registerMetrics(app: FastifyInstance, db: Db): void {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  db.observe((seconds, failed) => statements.observe({ outcome: failed ? 'error' : 'ok' }, seconds));
+  db.observe((seconds, error) => statements.observe({ outcome: error ? 'error' : 'ok' }, seconds));
 
   app.addHook('onResponse', async (request, reply) => {
     // The route template, never the URL itself (unbounded label values); unmatched paths share one.

@@ -3,9 +3,10 @@ import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import { DatabaseUnavailableError, type Db } from '../db/db.ts';
+import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
 import { ClientError } from './errors.ts';
+import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
@@ -63,8 +64,9 @@ export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 export function buildApp({ config, db, routes, logger = false, clock = systemClock }: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger || undefined,
-    // One line per request is too much at thousands of requests per second; errors are logged below.
+    // Fastify's own two lines per request are replaced by the one line of the access log.
     logController: new LogController({ disableRequestLogging: true }),
+    genReqId: (request) => requestId(request.headers['x-request-id']),
     routerOptions: {
       caseSensitive: false,
       ignoreTrailingSlash: true,
@@ -88,7 +90,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof ClientError) return sendError(reply, error.status, error.messages);
     if (error instanceof DatabaseUnavailableError) {
-      request.log.warn({ err: error.cause, url: request.url }, 'database error');
+      // An expected failure: one line without a stack (the outage itself is logged once, above).
+      request.log.debug({ cause: rootCause(error).message }, 'database error');
       return sendError(reply, 503, ['Service unavailable']);
     }
     const status = (error as { statusCode?: number }).statusCode;
@@ -102,6 +105,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const linkBase = (request: FastifyRequest) =>
     config.response.includeHostInLink ? `${request.protocol}://${request.hostname.split(':')[0]}:${config.port}` : '';
 
+  registerAccessLog(app);
+  if (logger) logDatabaseState(db, logger);
   registerHealth(app, db);
   registerMetrics(app, db);
   app.register(async (scope) => {

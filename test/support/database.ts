@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.ts';
-import type { Db } from '../../src/db/db.ts';
+import { DatabaseUnavailableError, type Db, type QueryObserver } from '../../src/db/db.ts';
 import { createEmbeddedDb } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPostgresDb } from '../../src/db/postgres.ts';
@@ -70,16 +70,30 @@ export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promis
   };
 }
 
-/** A Db that runs `query` for every statement and has no pool (for HTTP-layer tests). */
+/**
+ * A Db without a pool for HTTP-layer tests: every statement runs `query`; a failure reaches the
+ * caller and the observers as the real backends report it (DatabaseUnavailableError).
+ */
 export function fakeDb(query: Db['query'] = async () => []): Db {
+  const observers: QueryObserver[] = [];
+  const observed = (async (statement: Parameters<Db['query']>[0], values?: readonly unknown[]) => {
+    try {
+      const rows = await query(statement, values);
+      for (const observer of observers) observer(0, undefined);
+      return rows;
+    } catch (err) {
+      for (const observer of observers) observer(0, err as Error);
+      throw new DatabaseUnavailableError(err);
+    }
+  }) as Db['query'];
   const db: Db = {
     kind: 'embedded',
-    query,
+    query: observed,
     exec: async () => {},
     session: (work) => work(db),
     close: async () => {},
     poolStats: () => ({ total: 0, idle: 0, waiting: 0 }),
-    observe: () => {},
+    observe: (observer) => void observers.push(observer),
   };
   return db;
 }

@@ -35,3 +35,12 @@ test('invalid configuration stops with a clear message', () => {
   assert.throws(() => loadConfig({ HIERO_MIRROR_REST_NOPE: '1' }, '/nonexistent'), /Unknown configuration variable/);
   assert.throws(() => loadConfig({ DATABASE_URL: 'not a url' }, '/nonexistent'), /Invalid DATABASE_URL/);
 });
+
+test('log.level takes the reference level names (and LOG_LEVEL), any case; nonsense stops the start', () => {
+  assert.equal(loadConfig({}, '/nonexistent').log.level, 'info');
+  assert.equal(loadConfig({ HIERO_MIRROR_REST_LOG_LEVEL: 'DEBUG' }, '/nonexistent').log.level, 'debug');
+  assert.equal(loadConfig({ HEDERA_MIRROR_REST_LOG_LEVEL: 'off' }, '/nonexistent').log.level, 'silent');
+  assert.equal(loadConfig({ LOG_LEVEL: 'verbose' }, '/nonexistent').log.level, 'debug');
+  assert.equal(loadConfig({ LOG_LEVEL: 'Warn' }, '/nonexistent').log.level, 'warn');
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }, '/nonexistent'), (e: unknown) => e instanceof ConfigError && /log\.level must be one of/.test((e as Error).message));
+});

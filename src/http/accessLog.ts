@@ -1,0 +1,40 @@
+/**
+ * Request ids and the access log: every request gets an id (the client's `x-request-id` when it
+ * sends a usable one, else a new UUID), echoed in the `x-request-id` response header; every answer
+ * logs one line at info level. Database outages are logged once when they begin and once when
+ * they end, not once per request.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Db } from '../db/db.ts';
+
+const USABLE_ID = /^[\w.:-]{1,200}$/;
+
+/** The id of a request: the client's x-request-id when it is a short token, else a new UUID. */
+export function requestId(header: string | string[] | undefined): string {
+  return typeof header === 'string' && USABLE_ID.test(header) ? header : randomUUID();
+}
+
+export function registerAccessLog(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+  });
+}
+
+/** Logs the database's state changes: the first failed statement after a success, and the first success after failures. */
+export function logDatabaseState(db: Db, logger: Logger): void {
+  let down = false;
+  db.observe((_seconds, error) => {
+    if ((error !== undefined) === down) return;
+    down = error !== undefined;
+    if (error) logger.warn({ cause: error.message }, 'database statements are failing: answering 503 until they succeed again');
+    else logger.info('database statements succeed again');
+  });
+}
