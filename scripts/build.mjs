@@ -1,9 +1,12 @@
 // Bundles the service's TypeScript into dist/cli.js for `npm start`: plain node then runs it, without
 // tsx's loader thread (about 70 MB of memory per process and a slower start). Dependencies stay in
-// node_modules (PGlite loads its WASM files from there). Takes well under a second.
+// node_modules (PGlite loads its WASM files from there); the migrations are copied beside the bundle.
+// Takes well under a second. Runs on every npm install/ci (prepare), so dist/ exists after
+// `npm ci --omit=dev` too.
 //
 //   node scripts/build.mjs
 import { build } from 'esbuild';
+import { cpSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,3 +23,9 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+
+// The SQL the bundle reads at run time travels with it, so that dist/ needs nothing from src/.
+for (const folder of ['migrations', 'recommended']) {
+  rmSync(join(root, 'dist', folder), { recursive: true, force: true });
+  cpSync(join(root, 'src', 'db', folder), join(root, 'dist', folder), { recursive: true });
+}

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { VERSION } from './version.ts';
 import { runMigrate } from './cli/migrate.ts';
 import { fail } from './cli/output.ts';
 import { runSeed } from './cli/seed.ts';
@@ -52,12 +53,17 @@ async function main(): Promise<void> {
         force: { type: 'boolean', default: false },
         'recommended-indexes': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
       },
     });
   } catch (err) {
     fail(`${(err as Error).message}; see --help`, 2);
   }
   const { values, positionals } = parsed;
+  if (values.version) {
+    process.stdout.write(`contract-query-service ${VERSION}\n`);
+    return;
+  }
   const command = positionals[0] ?? 'serve';
   if (values.help || positionals.length > 1 || !['serve', 'migrate', 'seed'].includes(command)) {
     process.stdout.write(`${USAGE}\n`);
