@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import { VERSION } from './version.ts';
 import { runMigrate } from './cli/migrate.ts';
-import { fail } from './cli/output.ts';
+import { isPrimary } from './cli/cluster.ts';
+import { fail, status } from './cli/output.ts';
 import { runSeed } from './cli/seed.ts';
 import { runServe } from './cli/serve.ts';
 import { ConfigError, type Config, loadConfig } from './config/config.ts';
@@ -78,6 +79,7 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) fail(err.message, 2);
     throw err;
   }
+  if (isPrimary()) for (const warning of config.warnings) status(`warning: ${warning}`);
   switch (command) {
     case 'migrate':
       return runMigrate(config, values['database-url'], values['recommended-indexes']!);

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { parseDurationNs } from './duration.ts';
+import parseDuration from 'parse-duration';
+import { FREE_MAPS, HONOURED, REFERENCE_REST_DEFAULTS } from './reference.ts';
 
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
@@ -40,6 +41,10 @@ export interface Config {
   common: { shard: bigint; realm: bigint };
   /** pino's level for the reference's `log.level` (or LOG_LEVEL). */
   log: { level: LogLevel };
+  /** cache-control of successful answers by the reference's route pattern (response.headers). */
+  headers: { defaultCacheControl: string; byPath: Record<string, string> };
+  /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
+  warnings: string[];
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -64,29 +69,9 @@ export class ConfigError extends Error {}
 
 type Tree = Record<string, unknown>;
 
-/** Defaults of the reference (mirror node REST API 0.129) for the keys that apply here. */
+/** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration. */
 export function defaultTree(): Tree {
-  return {
-    port: 5551,
-    log: { level: 'info' },
-    db: {
-      host: '127.0.0.1',
-      port: 5432,
-      name: 'mirror_node',
-      username: 'mirror_api',
-      password: 'mirror_api_pass',
-      pool: { maxConnections: 10, statementTimeout: 20000, connectionTimeout: 20000 },
-    },
-    response: { limit: { default: 25, max: 100 }, includeHostInLink: false, compression: true },
-    query: {
-      maxRepeatedQueryParameters: 100,
-      maxTimestampRange: '7d',
-      maxRecordFileCloseInterval: '10s',
-      bindTimestampRange: false,
-      maxTransactionsTimestampRange: '60d',
-      maxTransactionConsensusTimestampRange: '35m',
-    },
-  };
+  return structuredClone(REFERENCE_REST_DEFAULTS);
 }
 
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -109,23 +94,65 @@ function pick(tree: unknown, path: string[]): Tree {
   return isTree(node) ? node : {};
 }
 
-/** Sets `value` at the path whose segments match existing keys case-insensitively (env var style). */
-function setCaseInsensitive(tree: Tree, segments: string[], value: string): boolean {
+/**
+ * Sets `value` at the path whose segments match existing keys case-insensitively (env var style);
+ * returns the path as written in the tree, or undefined when no such key exists.
+ */
+function setCaseInsensitive(tree: Tree, segments: string[], value: string): string[] | undefined {
   let node: Tree = tree;
+  const path: string[] = [];
   for (let i = 0; i < segments.length; i++) {
     const wanted = segments[i]!.toLowerCase();
     const key = Object.keys(node).find((k) => k.toLowerCase() === wanted);
-    if (key === undefined) return false;
+    if (key === undefined) return undefined;
+    path.push(key);
     if (i === segments.length - 1) {
-      if (isTree(node[key])) return false;
+      if (isTree(node[key])) return undefined;
       node[key] = value;
-      return true;
+      return path;
     }
     const child = node[key];
-    if (!isTree(child)) return false;
+    if (!isTree(child)) return undefined;
     node = child;
   }
-  return false;
+  return undefined;
+}
+
+/** Every leaf key path of a tree ("db.pool.maxConnections"); arrays and empty objects are leaves. */
+function leafPaths(tree: Tree, prefix = ''): string[] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    isTree(value) && Object.keys(value).length > 0 ? leafPaths(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+const REFERENCE_KEYS = leafPaths(REFERENCE_REST_DEFAULTS);
+const covers = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}.`));
+
+/** Edit distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+const closestKey = (path: string): string =>
+  REFERENCE_KEYS.reduce((best, key) => (distance(path.toLowerCase(), key.toLowerCase()) < distance(path.toLowerCase(), best.toLowerCase()) ? key : best));
+
+/** The warning a user-given key deserves, if any: ignored (the reference's, unused here) or unknown. */
+function keyWarning(path: string, source: string): string | undefined {
+  if (covers(FREE_MAPS, path)) return undefined;
+  const known = REFERENCE_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
+  if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
+  if (covers(HONOURED, path)) return undefined;
+  return `ignored: not used by this service: ${path} (${source})`;
 }
 
 function findConfigFile(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
@@ -152,6 +179,7 @@ export function loadConfig(
   const common: Tree = { shard: 0, realm: 0 };
   const defaultDb = JSON.stringify(rest.db);
 
+  const warnings: string[] = [];
   const file = findConfigFile(env, cwd);
   if (file) {
     let doc: unknown;
@@ -162,7 +190,12 @@ export function loadConfig(
     }
     // hedera.* first so that the newer hiero.* names win when both are present
     for (const prefix of [...PREFIXES].reverse()) {
-      mergeTree(rest, pick(doc, [prefix, 'mirror', 'rest']));
+      const given = pick(doc, [prefix, 'mirror', 'rest']);
+      for (const path of leafPaths(given)) {
+        const warning = keyWarning(path, file);
+        if (warning) warnings.push(warning);
+      }
+      mergeTree(rest, given);
       mergeTree(common, pick(doc, [prefix, 'mirror', 'common']));
     }
   }
@@ -173,14 +206,12 @@ export function loadConfig(
       const upper = prefix.toUpperCase();
       if (name.startsWith(`${upper}_MIRROR_REST_`)) {
         const segments = name.slice(`${upper}_MIRROR_REST_`.length).split('_');
-        if (!setCaseInsensitive(rest, segments, value)) {
-          throw new ConfigError(`Unknown configuration variable ${name}`);
-        }
+        const path = setCaseInsensitive(rest, segments, value);
+        const warning = path ? keyWarning(path.join('.'), name) : keyWarning(segments.join('.').toLowerCase(), name);
+        if (warning) warnings.push(warning);
       } else if (name.startsWith(`${upper}_MIRROR_COMMON_`)) {
         const segments = name.slice(`${upper}_MIRROR_COMMON_`.length).split('_');
-        if (!setCaseInsensitive(common, segments, value)) {
-          throw new ConfigError(`Unknown configuration variable ${name}`);
-        }
+        if (!setCaseInsensitive(common, segments, value)) warnings.push(`unknown configuration variable ${name} (only SHARD and REALM apply)`);
       }
     }
   }
@@ -189,6 +220,7 @@ export function loadConfig(
   const databaseUrl = env.DATABASE_URL || undefined;
   const config = validate(rest, common, databaseUrl);
   config.externalDatabase = databaseUrl !== undefined || JSON.stringify(rest.db) !== defaultDb;
+  config.warnings = warnings;
   return config;
 }
 
@@ -215,13 +247,31 @@ function text(tree: Tree, path: string): string {
   throw new ConfigError(`Invalid configuration: ${path} must be a string, got ${JSON.stringify(value)}`);
 }
 
+/** A duration in the reference's syntax (parse-duration: `7d`, `10s`, `1h30m`, `500ms`, `2 days`). */
 function duration(tree: Tree, path: string): [string, bigint] {
   const value = text(tree, path);
-  const ns = parseDurationNs(value);
-  if (ns === undefined || ns <= 0n) {
+  const ms = parseDuration(value);
+  if (ms === null || ms === undefined || !(ms > 0)) {
     throw new ConfigError(`Invalid configuration: ${path} must be a positive duration such as 7d, 10s or 500ms, got ${JSON.stringify(value)}`);
   }
-  return [value, ns];
+  return [value, BigInt(Math.round(ms * 1_000_000))];
+}
+
+/** cache-control by route pattern from response.headers (default and per path). */
+function headers(tree: Tree): Config['headers'] {
+  const cacheControl = (value: unknown, path: string): string => {
+    const header = isTree(value) ? value['cache-control'] : undefined;
+    if (typeof header !== 'string') throw new ConfigError(`Invalid configuration: ${path} must set a cache-control string`);
+    return header;
+  };
+  const byPath: Record<string, string> = {};
+  const paths = pathValue(tree, 'response.headers.path');
+  if (isTree(paths)) {
+    for (const [route, value] of Object.entries(paths)) {
+      if (isTree(value) && typeof value['cache-control'] === 'string') byPath[route] = value['cache-control'];
+    }
+  }
+  return { defaultCacheControl: cacheControl(pathValue(tree, 'response.headers.default'), 'response.headers.default'), byPath };
 }
 
 function logLevel(tree: Tree): LogLevel {
@@ -281,6 +331,8 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       realm: BigInt(integer(common, 'realm', 0, 65535)),
     },
     log: { level: logLevel(rest) },
+    headers: headers(rest),
+    warnings: [],
   };
   if (databaseUrl !== undefined) {
     try {

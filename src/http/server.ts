@@ -40,12 +40,21 @@ export interface Page {
 
 export type Handler = (ctx: RequestContext) => Promise<Page>;
 
-/** One GET route: its path pattern, the cache-control of its successful answers, its handler. */
+/**
+ * One GET route: its path pattern, the cache-control of its successful answers with the
+ * reference's default configuration, its handler. `pattern` is the reference's route pattern when
+ * it differs from `path`: `response.headers.path` is keyed by it.
+ */
 export interface Route {
   path: string;
+  pattern?: string;
   cacheControl: string;
   handler: Handler;
 }
+
+/** The cache-control a route's answers carry under this configuration (response.headers). */
+export const cacheControlOf = (route: Route, config: Config): string =>
+  config.headers.byPath[route.pattern ?? route.path] ?? config.headers.defaultCacheControl;
 
 export interface AppOptions {
   config: Config;
@@ -111,6 +120,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   registerMetrics(app, db);
   app.register(async (scope) => {
     for (const route of routes) {
+      const cacheControl = cacheControlOf(route, config);
       scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
         const page = await route.handler({
@@ -122,7 +132,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
           linkBase: linkBase(request),
           now: clock,
         });
-        const headers: Record<string, string> = { 'cache-control': route.cacheControl };
+        const headers: Record<string, string> = { 'cache-control': cacheControl };
         if (page.next) headers.link = `<${page.next}>; rel="next"`;
         const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
         return sendJson(request, reply, json, headers, page.status ?? 200);

@@ -78,3 +78,16 @@ test('CORS preflight is answered', async () => {
   assert.equal(res.statusCode, 204);
   assert.equal(res.headers['access-control-allow-origin'], '*');
 });
+
+test('cache-control follows response.headers: the route pattern first, then the default', async () => {
+  const { buildApp, cacheControlOf } = await import('../../src/http/server.ts');
+  const { loadConfig } = await import('../../src/config/config.ts');
+  const { routes: all } = await import('../../src/app.ts');
+  const defaults = loadConfig({}, '/nonexistent');
+  for (const route of all) assert.equal(cacheControlOf(route, defaults), route.cacheControl, `${route.path}: declared value is the default`);
+  const config = loadConfig({}, '/nonexistent', { response: { headers: { default: { 'cache-control': 'public, max-age=7' } } } });
+  const custom = buildApp({ config, db: fakeDb, routes });
+  const res = await custom.inject('/api/v1/contracts/x');
+  assert.equal(res.headers['cache-control'], 'public, max-age=7');
+  await custom.close();
+});
