@@ -4,7 +4,7 @@ import { createApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
-import { createPostgresDb } from '../db/postgres.ts';
+import { createPostgresDb, postgresOptionsFromConfig } from '../db/postgres.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
@@ -102,7 +102,7 @@ async function migrateExternal(config: Config, logger: Logger): Promise<void> {
 async function prepareExternal(config: Config): Promise<Served> {
   const target = describeTarget(config);
   const where = `PostgreSQL ${target.display}`;
-  const db: Db = createPostgresDb(config);
+  const db: Db = createPostgresDb(config, { ...postgresOptionsFromConfig(config), readOnly: true });
   let demo: DemoInfo | null = null;
   try {
     demo = await readDemoInfo(db);

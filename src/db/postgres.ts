@@ -9,6 +9,8 @@ export interface PostgresOptions {
   maxConnections: number;
   statementTimeoutMs: number;
   connectionTimeoutMs: number;
+  /** Sessions refuse writes (default_transaction_read_only): what serving uses; migrate and seed do not. */
+  readOnly?: boolean;
   onError?: (err: Error) => void;
 }
 
@@ -46,11 +48,16 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     max: options.maxConnections,
     connectionTimeoutMillis: options.connectionTimeoutMs,
     statement_timeout: options.statementTimeoutMs,
+    // The server cancels a statement after statement_timeout; when the server or the network is
+    // gone it cannot, so the client gives up one second later, and TCP keepalive finds dead peers.
+    query_timeout: options.statementTimeoutMs + 1000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'contract-query-service',
     // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
     // these short index scans never profit from it. bytea arrives as hex text, which the type
     // parsers keep as it is.
-    options: `-c jit=off -c plan_cache_mode=${PLAN_CACHE_MODE} -c bytea_output=hex`,
+    options: `-c jit=off -c plan_cache_mode=${PLAN_CACHE_MODE} -c bytea_output=hex${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     types: typeParsers,
     idleTimeoutMillis: 30_000,
   });
