@@ -90,7 +90,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     },
   }) as unknown as FastifyInstance;
 
-  app.register(cors, { origin: '*', methods: ['GET', 'HEAD'] });
+  // As the reference's cors middleware: any preflight is answered (204), Origin or not.
+  app.register(cors, { origin: '*', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false });
   if (config.response.compression) {
     app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   }

@@ -91,3 +91,14 @@ test('cache-control follows response.headers: the route pattern first, then the 
   assert.equal(res.headers['cache-control'], 'public, max-age=7');
   await custom.close();
 });
+
+test('CORS preflight: answered 204 with or without Origin, as the reference', async () => {
+  for (const headers of [{}, { origin: 'http://a.example', 'access-control-request-headers': 'x-foo' }]) {
+    const res = await app.inject({ method: 'OPTIONS', url: '/api/v1/contracts/1', headers });
+    assert.equal(res.statusCode, 204);
+    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['access-control-allow-methods'], 'GET,HEAD,PUT,PATCH,POST,DELETE');
+    assert.equal(res.headers.vary, 'Access-Control-Request-Headers');
+    assert.equal(res.body, '');
+  }
+});
