@@ -102,6 +102,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     if (error instanceof DatabaseUnavailableError) {
       // An expected failure: one line without a stack (the outage itself is logged once, above).
       request.log.debug({ cause: rootCause(error).message }, 'database error');
+      reply.header('retry-after', '1');
       return sendError(reply, 503, ['Service unavailable']);
     }
     const status = (error as { statusCode?: number }).statusCode;

@@ -45,6 +45,7 @@ test('errors: body shape, no cache-control, 503 for the database, 500 only for b
   assert.ok(bad.headers.etag);
   const down = await get(app, '/api/v1/contracts/down');
   assert.equal(down.statusCode, 503);
+  assert.equal(down.headers['retry-after'], '1');
   assert.equal(down.body, '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
   const bug = await get(app, '/api/v1/contracts/bug');
   assert.equal(bug.statusCode, 500);
