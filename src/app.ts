@@ -4,11 +4,19 @@ import type { Config } from './config/config.ts';
 import { contractRoute } from './contracts/contract/route.ts';
 import { contractLogsRoute } from './contracts/logs/route.ts';
 import { contractResultsRoute } from './contracts/results/route.ts';
+import { resultByTimestampRoute } from './contracts/result-by-timestamp/route.ts';
+import { resultByTransactionRoute } from './contracts/result-by-transaction/route.ts';
 import type { Db } from './db/db.ts';
 import { type Route, buildApp } from './http/server.ts';
 
 /** Every endpoint of the service, in routing order. */
-export const routes: Route[] = [contractRoute, contractResultsRoute, contractLogsRoute];
+export const routes: Route[] = [
+  contractRoute,
+  contractResultsRoute,
+  contractLogsRoute,
+  resultByTimestampRoute,
+  resultByTransactionRoute,
+];
 
 /** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */
 export function createApp(config: Config, db: Db, logger?: Logger | false, clock?: () => bigint): FastifyInstance {

@@ -1,0 +1,40 @@
+/**
+ * GET /api/v1/contracts/results/{transactionIdOrHash}: one call in full, by the 32-byte Ethereum
+ * hash (or the Hedera hash prefix) or by transaction id with `nonce`.
+ */
+import { INT64 } from '../../db/range.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Route } from '../../http/server.ts';
+import { callPage } from '../shared/call.ts';
+import { parseResultByTransactionParams } from './params.ts';
+import { findByHash, findByTransactionId } from './query.ts';
+
+/** ContractCall, ContractCreateInstance and EthereumTransaction. */
+const CONTRACT_TYPES = new Set([7, 8, 50]);
+
+export const resultByTransactionRoute: Route = {
+  path: '/api/v1/contracts/results/:transactionIdOrHash',
+  cacheControl: 'public, max-age=600',
+  async handler({ config, db, query, params }) {
+    const { transaction, nonce } = parseResultByTransactionParams(params.transactionIdOrHash!, query, config);
+    if (transaction.kind === 'hash') {
+      const match = await findByHash(db, transaction.hash);
+      if (match === undefined) throw notFound();
+      return callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n);
+    }
+    const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
+    const matches = await findByTransactionId(db, {
+      payer: transaction.payer,
+      validStartNs: transaction.validStartNs,
+      // the window's end is capped at the column's range (the reference overflows: 503)
+      latestNs: end > INT64.max! ? INT64.max! : end,
+      nonce,
+    });
+    // Several transactions share the id when a schedule's execution does: then it is no contract
+    // call of its own (404). Several contract transactions with one id breach an invariant of the
+    // data, not of the request: 500, as the reference (and its spec) answer.
+    if (matches.length === 0 || (matches.length > 1 && matches.some((m) => !CONTRACT_TYPES.has(m.type)))) throw notFound();
+    if (matches.length > 1) throw new Error(`${matches.length} contract transactions share the transaction id ${params.transactionIdOrHash}`);
+    return callPage(db, BigInt(matches[0]!.consensus_timestamp), transaction.payer, 0n);
+  },
+};

@@ -1,0 +1,36 @@
+/**
+ * One call in full, as /contracts/{id}/results/{timestamp} and /contracts/results/{id or hash}
+ * answer it: the involvement of an entity at a timestamp, then the detailed result with its logs
+ * and state changes; 206 for a result without call_result.
+ */
+import type { Db } from '../../db/db.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Page } from '../../http/server.ts';
+import { findCall, findFileContent, findInvolvement } from './callQuery.ts';
+import { detailedResult } from './detailedResult.ts';
+
+/** Files up to 0.0.1000 are system files and never hold call data. */
+const LAST_SYSTEM_FILE = 1000n;
+
+/**
+ * The call at `timestamp` that `entityId` took part in; 404 when it did not, or when no involved
+ * contract has a result at that time (the reference answers 500 for the latter on the timestamp
+ * route).
+ */
+export async function callPage(db: Db, timestamp: bigint, entityId: bigint, pathContractId: bigint): Promise<Page> {
+  const involvement = await findInvolvement(db, timestamp, entityId);
+  if (involvement === undefined) throw notFound();
+  const rows = await findCall(db, {
+    timestamp,
+    payer: involvement.payer_account_id,
+    contractIds: involvement.contract_ids,
+    pathContractId,
+  });
+  if (rows.result === undefined) throw notFound();
+  const { eth } = rows;
+  const needsFile =
+    eth !== undefined && !eth.call_data && !rows.result.function_parameters && eth.call_data_id != null && BigInt(eth.call_data_id) > LAST_SYSTEM_FILE;
+  const fileData = needsFile ? await findFileContent(db, eth.call_data_id!) : null;
+  const body = detailedResult(rows.result, eth, rows.block, { logs: rows.logs, stateChanges: rows.stateChanges, fileData });
+  return { body, status: rows.result.call_result === null ? 206 : 200 };
+}
