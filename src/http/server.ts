@@ -56,6 +56,16 @@ export interface Route {
 export const cacheControlOf = (route: Route, config: Config): string =>
   config.headers.byPath[route.pattern ?? route.path] ?? config.headers.defaultCacheControl;
 
+/** The prefix under which the reference's contract router is mounted. */
+const MOUNT = '/api/v1/contracts';
+
+/**
+ * The reference keys its per-path headers by the mount path as the client typed it plus the route
+ * pattern, so a request whose `/api/v1/contracts` is not written in lower case gets the default
+ * headers even on a route with its own (the rest of the path may have any case).
+ */
+const headerKeyMatches = (rawPath: string): boolean => rawPath.startsWith(MOUNT);
+
 export interface AppOptions {
   config: Config;
   db: Db;
@@ -123,6 +133,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   app.register(async (scope) => {
     for (const route of routes) {
       const cacheControl = cacheControlOf(route, config);
+      const { defaultCacheControl } = config.headers;
       scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
         const page = await route.handler({
@@ -134,7 +145,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
           linkBase: linkBase(request),
           now: clock,
         });
-        const headers: Record<string, string> = { 'cache-control': cacheControl };
+        const headers: Record<string, string> = {
+          'cache-control': headerKeyMatches(rawPath(url)) ? cacheControl : defaultCacheControl,
+        };
         if (page.next) headers.link = `<${page.next}>; rel="next"`;
         const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
         return sendJson(request, reply, json, headers, page.status ?? 200);

@@ -103,3 +103,19 @@ test('CORS preflight: answered 204 with or without Origin, as the reference', as
     assert.equal(res.body, '');
   }
 });
+
+test('a route with its own cache-control keeps it only when /api/v1/contracts is typed in lower case', async () => {
+  const { buildApp } = await import('../../src/http/server.ts');
+  const { loadConfig } = await import('../../src/config/config.ts');
+  const own = { path: '/api/v1/contracts/:id/own', pattern: '/api/v1/contracts/results', cacheControl: 'public, max-age=10', handler: async () => ({ body: {} }) };
+  const custom = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb, routes: [own] });
+  for (const [url, expected] of [
+    ['/api/v1/contracts/1/own', 'public, max-age=10'],
+    ['/api/v1/contracts/1/OWN/', 'public, max-age=10'],
+    ['/api/v1/Contracts/1/own', 'public, max-age=1'],
+    ['/API/v1/contracts/1/own', 'public, max-age=1'],
+  ]) {
+    assert.equal((await custom.inject(url!)).headers['cache-control'], expected, url);
+  }
+  await custom.close();
+});
