@@ -23,6 +23,19 @@ export interface Tally {
   failed: number;
 }
 
+/**
+ * setup.features.fakeTime (epoch seconds, or a date-time): the server's clock starts at that
+ * instant and advances in real time; undefined when the spec does not set one.
+ */
+export function fakeClock(setup: Record<string, unknown>): (() => bigint) | undefined {
+  const fakeTime = (setup.features as { fakeTime?: number | string } | undefined)?.fakeTime;
+  if (fakeTime === undefined) return undefined;
+  const startMs = typeof fakeTime === 'number' ? fakeTime * 1000 : Date.parse(fakeTime);
+  if (Number.isNaN(startMs)) throw new Error(`setup.features.fakeTime is not a time: ${JSON.stringify(fakeTime)}`);
+  const realStart = Date.now();
+  return () => BigInt(startMs + (Date.now() - realStart)) * 1_000_000n;
+}
+
 /** Runs `file` (its headers looked up from its folder up to `root`), adding to `tally` and printing each failure. */
 export async function runFile(db: Db, file: string, root: string, tally: Tally): Promise<void> {
   const spec = readSpecFile(file, root);
@@ -36,8 +49,9 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
     process.stdout.write(`FAIL ${name}: setup could not be loaded: ${(err as Error).message}\n`);
     return;
   }
+  const clock = fakeClock(spec.setup);
   for (const run of spec.runs) {
-    const app = appOn(db, { config: specConfig(run.config) });
+    const app = appOn(db, { config: specConfig(run.config), ...(clock ? { clock } : {}) });
     for (const testCase of run.cases) {
       const response = await get(app, testCase.url);
       const problems = compareResponse(

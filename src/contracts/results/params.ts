@@ -22,11 +22,15 @@ import {
   parseEvmAddress,
   parseInt64,
   parseTimestamp,
+  parseTimestampNs,
 } from '../../http/params/values.ts';
 import { longZeroToId } from '../../format/entityId.ts';
 
 /** `timestamp`: any operator; seconds.nanos within the int64 nanosecond range. */
 export const TIMESTAMP_RULE = anyOperator((value) => parseTimestamp(value) !== undefined);
+
+/** `timestamp` of the network-wide listings: the syntax only (upper bounds beyond int64 are clamped there). */
+export const TIMESTAMP_SYNTAX_RULE = anyOperator((value) => parseTimestampNs(value) !== undefined);
 
 export const RESULT_RULES: Rules = new Map([
   ['block.hash', eqOnly(isHash32Or48)],
@@ -47,6 +51,9 @@ export type BlockFilter = { kind: 'number'; value: bigint } | { kind: 'hash'; pr
 
 export interface ResultsParams {
   senders: Array<{ operator: Operator; sender: Sender }>;
+  /** The timestamp filters in ns, as given (values may exceed int64 with the syntax-only rule). */
+  timestamps: Array<{ operator: Operator; value: bigint }>;
+  /** Their range (values beyond int64 excluded by the per-contract rule). */
   timestamp: Range<bigint>;
   block?: BlockFilter;
   /** `transaction.index` values as typed (checked against the int4 column by transactionIndexes). */
@@ -83,8 +90,8 @@ function blockFilter(filters: readonly Filter[]): BlockFilter | undefined {
  * soon as no value is invalid or unknown (a conversion failure is reported alone, ahead of count
  * messages); then the dependency check of the block filters and transaction.index.
  */
-export function parseResultsParams(query: ParsedQuery, config: Config): ResultsParams {
-  const found = collectFilters(query, RESULT_RULES, config.query.maxRepeatedQueryParameters);
+export function parseResultsParams(query: ParsedQuery, config: Config, rules: Rules = RESULT_RULES): ResultsParams {
+  const found = collectFilters(query, rules, config.query.maxRepeatedQueryParameters);
   const clean = found.invalid.length === 0 && found.unknown.length === 0;
   const senders = clean
     ? filtersOf(found.filters, 'from').map((f) => ({ operator: f.operator, sender: convertFrom(f.value, config) }))
@@ -100,10 +107,12 @@ export function parseResultsParams(query: ParsedQuery, config: Config): ResultsP
 
   const filters = found.filters;
   const internal = lastValue(filters, 'internal');
+  const timestamps = filtersOf(filters, 'timestamp').map((f) => ({ operator: f.operator, value: parseTimestampNs(f.value)! }));
   return {
     senders,
+    timestamps,
     timestamp: rangeOf(
-      filtersOf(filters, 'timestamp').map((f) => ({ operator: f.operator, value: parseTimestamp(f.value)! })),
+      timestamps.filter((t) => t.value <= INT64.max!),
       INT64,
     ),
     block: blockFilter(filters),

@@ -34,7 +34,13 @@ export interface ResultsQuery {
   internal: boolean;
   order: Direction;
   limit: number;
+  /** The columns of the detailed result object (the network-wide listing), not the short item's. */
+  detailed?: boolean;
 }
+
+const DETAILED_COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
+    failed_initcode, function_parameters, case when sender_id is null then function_result end as function_result,
+    gas_consumed, gas_limit, gas_used, payer_account_id, sender_id, transaction_hash, transaction_index, transaction_result`;
 
 const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
     function_parameters, case when sender_id is null then function_result end as function_result,
@@ -65,10 +71,11 @@ export function resultsSql(query: ResultsQuery): Sql {
   else if (indexes.length > 1) where.push(sql`transaction_index = any(${indexes}::int[])`);
   if (!query.internal) where.push(sql`transaction_nonce = 0`);
   const dir = direction(query.order);
+  const columns = query.detailed ? DETAILED_COLUMNS : COLUMNS;
   const page = perSender
     ? sql`select x.* from unnest(${senders.map(String)}::bigint[]) as s(id)
     cross join lateral (
-      select ${COLUMNS}
+      select ${columns}
       from contract_result
       where ${and(where)}
       order by consensus_timestamp ${dir}
@@ -76,7 +83,7 @@ export function resultsSql(query: ResultsQuery): Sql {
     ) x
     order by x.consensus_timestamp ${dir}
     limit ${query.limit}`
-    : sql`select ${COLUMNS}
+    : sql`select ${columns}
     from contract_result
     where ${and(where)}
     order by consensus_timestamp ${dir}
@@ -89,7 +96,7 @@ left join entity e on e.id = cr.contract_id
 order by cr.consensus_timestamp ${dir}`;
 }
 
-export const findResults = (db: Db, query: ResultsQuery): Promise<ResultRow[]> => db.query<ResultRow>(resultsSql(query));
+export const findResults = <R = ResultRow>(db: Db, query: ResultsQuery): Promise<R[]> => db.query<R>(resultsSql(query));
 
 /** The consensus range of a record file (block). */
 export interface BlockRange {

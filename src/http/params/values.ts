@@ -8,12 +8,16 @@ import { INT64_MAX, MAX_NUM, MAX_REALM, MAX_SHARD, encodeEntityId, isHex40, long
 
 const TIMESTAMP = /^(\d{1,10})(?:\.(\d{1,9}))?$/;
 
+/** `seconds[.fraction]` (up to 10 and 9 digits) as nanoseconds, which may exceed int64; else undefined. */
+export function parseTimestampNs(text: string): bigint | undefined {
+  const match = TIMESTAMP.exec(text);
+  return match ? BigInt(match[1]! + (match[2] ?? '').padEnd(9, '0')) : undefined;
+}
+
 /** `seconds[.fraction]` (up to 10 and 9 digits) as nanoseconds, within int64; else undefined. */
 export function parseTimestamp(text: string): bigint | undefined {
-  const match = TIMESTAMP.exec(text);
-  if (!match) return undefined;
-  const ns = BigInt(match[1]! + (match[2] ?? '').padEnd(9, '0'));
-  return ns <= INT64_MAX ? ns : undefined;
+  const ns = parseTimestampNs(text);
+  return ns !== undefined && ns <= INT64_MAX ? ns : undefined;
 }
 
 /** `^\d{1,19}$` read as a signed 64-bit integer (a 19-digit overflow wraps negative), if >= min. */

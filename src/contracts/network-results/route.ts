@@ -1,0 +1,77 @@
+/**
+ * GET /api/v1/contracts/results: every contract's results (the detailed object without logs),
+ * newest first by default; the relay reads a block's results with a timestamp range.
+ */
+import { formatTimestamp } from '../../format/timestamp.ts';
+import { badRequest } from '../../http/errors.ts';
+import { listingPage, nextPageLink } from '../../http/listing.ts';
+import { nextLink } from '../../http/links.ts';
+import { invalidParameter } from '../../http/params/messages.ts';
+import type { Route } from '../../http/server.ts';
+import { findBlock, senderRange } from '../results/route.ts';
+import { transactionIndexes } from '../results/params.ts';
+import type { DetailedResultRow } from '../shared/detailedResult.ts';
+import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
+import { checkTimestampRange, parseNetworkResultsParams } from './params.ts';
+import { findEthereumTransactions, findFirstTransaction, findPageBlocks, findResults } from './query.ts';
+import { blocksByTimestamp, networkResultView } from './view.ts';
+
+const EMPTY = listingPage('results', [], null);
+
+export const networkResultsRoute: Route = {
+  path: '/api/v1/contracts/results',
+  cacheControl: 'public, max-age=10',
+  async handler(request) {
+    const { config, db, path, now } = request;
+    // The router matches literal segments in any case; the reference's /contracts/RESULTS is a
+    // contract id (and not a valid one).
+    if (!/\/results\/?$/.test(path)) throw badRequest(invalidParameter('contractid'));
+    const query = parseNetworkResultsParams(request.query, config);
+    const sender = await senderRange(db, query.senders, config);
+    const conditions = [...query.timestamps];
+    if (query.block !== undefined) {
+      const block = await findBlock(db, query.block);
+      if (block === undefined) return EMPTY;
+      conditions.push({ operator: 'gte', value: BigInt(block.consensus_start) }, { operator: 'lte', value: BigInt(block.consensus_end) });
+    }
+    checkTimestampRange(query);
+    const indexes = transactionIndexes(query.transactionIndexes);
+    const { limit, order } = query.paging;
+    const { range: timestamp, next: bound } = await normalizeTimestamps(conditions, {
+      enabled: config.query.bindTimestampRange,
+      maxRangeNs: config.query.maxTransactionsTimestampRangeNs,
+      order,
+      now: now(),
+      firstTransaction: () => findFirstTransaction(db),
+    });
+    if (timestamp.empty || sender.empty) return EMPTY;
+
+    const rows = await findResults<DetailedResultRow>(db, {
+      contractId: 0n,
+      timestamp,
+      sender,
+      transactionIndexes: indexes,
+      internal: query.internal,
+      order,
+      limit,
+      detailed: true,
+    });
+    if (rows.length === 0) return EMPTY;
+    const [eths, candidates] = await Promise.all([
+      findEthereumTransactions(db, rows),
+      findPageBlocks(
+        db,
+        rows.map((r) => r.consensus_timestamp),
+        config.query.maxRecordFileCloseIntervalNs,
+      ),
+    ]);
+    const results = networkResultView(rows, eths, blocksByTimestamp(candidates));
+    let next = nextPageLink(request, query.paging, results.length, () => [
+      ['timestamp', { value: results[results.length - 1]!.timestamp as string, inclusive: false }],
+    ]);
+    if (next === null && bound !== undefined) {
+      next = nextLink(request.linkBase, request.path, request.query, order, [['timestamp', { value: formatTimestamp(bound)!, inclusive: false }]]);
+    }
+    return listingPage('results', results, next);
+  },
+};

@@ -1,0 +1,19 @@
+/** Items of GET /api/v1/contracts/results: the detailed result object, list variant (no logs or state changes). */
+import { type BlockRow, type DetailedResultRow, type EthereumRow, detailedResult } from '../shared/detailedResult.ts';
+import type { PageBlockRow } from './query.ts';
+
+/** The block of each timestamp: its candidate record file, when that file contains it. */
+export function blocksByTimestamp(candidates: readonly PageBlockRow[]): Map<string, BlockRow> {
+  const blocks = new Map<string, BlockRow>();
+  for (const c of candidates) if (BigInt(c.consensus_start) <= BigInt(c.ts)) blocks.set(c.ts, c);
+  return blocks;
+}
+
+export function networkResultView(
+  rows: readonly DetailedResultRow[],
+  eths: readonly EthereumRow[],
+  blocks: ReadonlyMap<string, BlockRow>,
+): Array<Record<string, unknown>> {
+  const ethByTimestamp = new Map(eths.map((e) => [e.consensus_timestamp, e]));
+  return rows.map((row) => detailedResult(row, ethByTimestamp.get(row.consensus_timestamp), blocks.get(row.consensus_timestamp)));
+}
