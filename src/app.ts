@@ -4,6 +4,7 @@ import type { Config } from './config/config.ts';
 import { contractRoute } from './contracts/contract/route.ts';
 import { contractLogsRoute } from './contracts/logs/route.ts';
 import { contractResultsRoute } from './contracts/results/route.ts';
+import { networkLogsRoute } from './contracts/network-logs/route.ts';
 import { networkResultsRoute } from './contracts/network-results/route.ts';
 import { resultByTimestampRoute } from './contracts/result-by-timestamp/route.ts';
 import { resultByTransactionRoute } from './contracts/result-by-transaction/route.ts';
@@ -18,6 +19,7 @@ export const routes: Route[] = [
   resultByTimestampRoute,
   resultByTransactionRoute,
   networkResultsRoute,
+  networkLogsRoute,
 ];
 
 /** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */

@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import JSONbig from 'json-bigint';
 
 /** Spec files and response bodies are parsed like the reference runner: long number literals become BigInt. */
@@ -35,13 +35,30 @@ export function findSpecFiles(paths: string[]): string[] {
   return files;
 }
 
-/** The nearest responseHeaders.json from the spec's folder up to (and including) `root`. */
+/**
+ * The folder's resolved headers from response-headers.json beside the spec folders (they inherit
+ * from folders of the reference's tree that were not copied), for a spec under `<conformance>/<group>/<folder>`.
+ */
+function resolvedHeaders(file: string): Record<string, string> | undefined {
+  const folder = dirname(file);
+  const conformance = dirname(dirname(folder));
+  const table = join(conformance, 'response-headers.json');
+  if (!existsSync(table)) return undefined;
+  const key = `${basename(dirname(folder))}/${basename(folder)}`;
+  const entry = (JSON.parse(readFileSync(table, 'utf8')) as Record<string, { headers?: Record<string, string> }>)[key];
+  return entry?.headers;
+}
+
+/**
+ * The nearest responseHeaders.json from the spec's folder up to (and including) `root`, else the
+ * folder's resolved headers, else the default.
+ */
 function folderHeaders(file: string, root: string): Record<string, string> {
   let dir = dirname(file);
   for (;;) {
     const candidate = join(dir, 'responseHeaders.json');
     if (existsSync(candidate)) return JSON.parse(readFileSync(candidate, 'utf8')) as Record<string, string>;
-    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) return DEFAULT_HEADERS;
+    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) return resolvedHeaders(file) ?? DEFAULT_HEADERS;
     dir = dirname(dir);
   }
 }

@@ -10,7 +10,7 @@ import { badRequest } from '../../http/errors.ts';
 import { LIMIT_RULE, ORDER_RULE } from '../../http/listing.ts';
 import { type Filter, type FilterRule, type Operator, anyOperator, eqOnly } from '../../http/params/filters.ts';
 import { invalidParameter } from '../../http/params/messages.ts';
-import { isHex64, isLaxNumber, parsePgInt4, parseTimestamp, trimmedBytes } from '../../http/params/values.ts';
+import { isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/params/values.ts';
 import { TIMESTAMP_RULE } from '../results/params.ts';
 
 export const TOPIC_KEYS = ['topic0', 'topic1', 'topic2', 'topic3'] as const;
@@ -38,7 +38,7 @@ export function topicValues(filters: readonly Filter[]): Map<TopicKey, Buffer[]>
 
 /** Timestamp filters carry nanoseconds from here on. */
 export const timestampsToNs = (filters: readonly Filter[]): Filter[] =>
-  filters.map((f) => (f.key === 'timestamp' ? { ...f, value: parseTimestamp(f.value)!.toString() } : f));
+  filters.map((f) => (f.key === 'timestamp' ? { ...f, value: parseTimestampNs(f.value)!.toString() } : f));
 
 /**
  * 6.2 step 3: exactly two timestamp filters `gte:T` and `lte:T` (same nanoseconds) become one `eq:T`,
@@ -104,7 +104,8 @@ export interface Bounds {
 export const hasRange = (b: Bound): boolean => b.lower !== undefined || b.upper !== undefined;
 const isEmpty = (b: Bound) => b.equal === undefined && !hasRange(b);
 
-function addToBound(bound: Bound, filter: Filter): void {
+/** Adds one timestamp or index filter to its bound; 400 for a second eq, lower or upper, or any ne. */
+export function addToBound(bound: Bound, filter: Filter): void {
   switch (filter.operator) {
     case 'eq':
       if (bound.equal) throw badRequest(`Only one equal (eq) operator is allowed for ${filter.key}`);
