@@ -29,8 +29,8 @@ export const networkLogsRoute: Route = {
   cacheControl: 'public, max-age=10',
   async handler(request) {
     const { config, db, now } = request;
-    if (!LOGS_SEGMENT.test(request.path)) return notLowerCase(request.query);
     const { filters, bounds, hash } = parseNetworkLogsParams(request.query, config);
+    if (!LOGS_SEGMENT.test(request.path)) return notLowerCase(request.query);
     const page = paging(filters, config, 'desc');
     const { limit, order } = page;
     const conditions = timestampConditions(bounds);
@@ -79,11 +79,12 @@ export const networkLogsRoute: Route = {
 };
 
 /**
- * `/contracts/results/LOGS`: the reference runs this route, which writes its paging bounds
- * (`timestamp`, `index`) into the query, and then the by-transaction route, which knows no query
- * key: every key, those two included, is unknown.
+ * `/contracts/results/LOGS`: the reference runs this route first (its 400s stand), which adds
+ * default `timestamp` and `index` bounds to a query without a timestamp, and then the
+ * by-transaction route, which knows no query key: every key, those included, is unknown, once each.
  */
 function notLowerCase(query: Map<string, unknown>): never {
-  const keys = [...new Set([...query.keys(), 'timestamp', 'index'])];
-  throw badRequest(keys.map((key) => `Unknown query parameter: ${key}`));
+  const keys = [...query.keys()];
+  if (!query.has('timestamp')) keys.push('timestamp', 'index');
+  throw badRequest([...new Set(keys)].map((key) => `Unknown query parameter: ${key}`));
 }
