@@ -72,7 +72,9 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'to
   if (query.contractId !== 0n) where.push(sql`cl.contract_id = ${query.contractId.toString()}`);
   for (const key of TOPIC_KEYS) {
     const values = query.topics.get(key);
-    if (values !== undefined && values.length > 0) where.push(sql`${TOPIC_COLUMNS[key]} = any(${values}::bytea[])`);
+    // one value stays a plain comparison, so that an index on (topicN, consensus_timestamp) delivers rows in order
+    if (values?.length === 1) where.push(sql`${TOPIC_COLUMNS[key]} = ${values[0]}`);
+    else if (values !== undefined && values.length > 1) where.push(sql`${TOPIC_COLUMNS[key]} = any(${values}::bytea[])`);
   }
   const boxes = query.boxes;
   if (boxes.length === 1) {
