@@ -50,7 +50,8 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     statement_timeout: options.statementTimeoutMs,
     // The server cancels a statement after statement_timeout; when the server or the network is
     // gone it cannot, so the client gives up one second later, and TCP keepalive finds dead peers.
-    query_timeout: options.statementTimeoutMs + 1000,
+    // (none for administrative sessions, whose statement timeout is 0: no limit)
+    ...(options.statementTimeoutMs > 0 ? { query_timeout: options.statementTimeoutMs + 1000 } : {}),
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     application_name: 'contract-query-service',
