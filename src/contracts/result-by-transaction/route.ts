@@ -3,11 +3,14 @@
  * hash (or the Hedera hash prefix) or by transaction id with `nonce`.
  */
 import { INT64 } from '../../db/range.ts';
-import { notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { invalidParameter } from '../../http/params/messages.ts';
 import type { Route } from '../../http/server.ts';
 import { callPage } from '../shared/call.ts';
 import { parseResultByTransactionParams } from './params.ts';
 import { findByHash, findByTransactionId } from './query.ts';
+
+const CONTRACT_ROUTES = new Set(['results', 'state']);
 
 /** ContractCall, ContractCreateInstance and EthereumTransaction. */
 const CONTRACT_TYPES = new Set([7, 8, 50]);
@@ -16,6 +19,9 @@ export const resultByTransactionRoute: Route = {
   path: '/api/v1/contracts/results/:transactionIdOrHash',
   cacheControl: 'public, max-age=600',
   async handler({ config, db, query, params }) {
+    // The reference's routes /{contractId}/results and /{contractId}/state come first there: with
+    // the contract id "results" they answer that it is not one.
+    if (CONTRACT_ROUTES.has(params.transactionIdOrHash!.toLowerCase())) throw badRequest(invalidParameter('contractid'));
     const { transaction, nonce } = parseResultByTransactionParams(params.transactionIdOrHash!, query, config);
     if (transaction.kind === 'hash') {
       const match = await findByHash(db, transaction.hash);

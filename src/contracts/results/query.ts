@@ -50,7 +50,7 @@ const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id
  * One page of results in consensus_timestamp order. The page is taken from contract_result alone,
  * so that `contract_id = $1 ... order by consensus_timestamp limit n` is an ordered scan of
  * contract_result__id_timestamp (or __id_sender_timestamp with one sender, or the primary key when
- * every contract is listed) that stops after n matches; the entity is joined to those n rows only.
+ * every contract is listed) that stops after n matches; the entity is read for those n rows only.
  *
  * Several `from` values would make that an `= any(...)` scan whose output is not in timestamp order
  * (every row of every sender read and sorted: 43k rows for two senders of the busiest contract);
@@ -88,11 +88,12 @@ export function resultsSql(query: ResultsQuery): Sql {
     where ${and(where)}
     order by consensus_timestamp ${dir}
     limit ${query.limit}`;
-  return sql`select cr.*, e.evm_address
+  // The contract's address by one primary-key probe per row of the page: a join lets a generic plan
+  // that expects many rows (a network-wide timestamp range) hash-join a sequential scan of entity.
+  return sql`select cr.*, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
 from (
   ${page}
 ) cr
-left join entity e on e.id = cr.contract_id
 order by cr.consensus_timestamp ${dir}`;
 }
 
