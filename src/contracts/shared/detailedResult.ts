@@ -8,31 +8,17 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
+import { topicsView } from '../logs/view.ts';
+import type { ResultRow } from '../results/query.ts';
 import { fromAddress } from '../results/view.ts';
 import { isSuccess, resultName } from './resultCodes.ts';
 
-/** A contract_result row with the contract's entity.evm_address (NULL without an entity). */
-export interface DetailedResultRow {
-  amount: string | null;
-  bloom: HexBytes | null;
-  call_result: HexBytes | null;
-  consensus_timestamp: string;
-  contract_id: string;
-  created_contract_ids: Array<string | null> | null;
-  error_message: string | null;
+/** A contract_result row with the columns of the detailed object (a superset of the short item's). */
+export interface DetailedResultRow extends ResultRow {
   failed_initcode: HexBytes | null;
-  function_parameters: HexBytes | null;
-  /** Only when sender_id is NULL (the `from` fallback); NULL otherwise. */
-  function_result: HexBytes | null;
-  gas_consumed: string | null;
-  gas_limit: string;
-  gas_used: string | null;
   payer_account_id: string | null;
-  sender_id: string | null;
-  transaction_hash: HexBytes | null;
   transaction_index: number | null;
   transaction_result: number | null;
-  evm_address: HexBytes | null;
 }
 
 /** An ethereum_transaction row; call_data, call_data_id and gas_limit only on the single routes. */
@@ -112,15 +98,13 @@ const addressOf = (evmAddress: HexBytes | null, contractId: string): string | nu
   evmAddress ? hex(evmAddress) : longZeroAddress(contractId);
 
 function logView(log: CallLogRow) {
-  const topics: string[] = [];
-  for (const topic of [log.topic0, log.topic1, log.topic2, log.topic3]) if (topic !== null) topics.push(hexPadded(topic, 64));
   return {
     address: log.evm_address !== null ? hex(log.evm_address) : longZeroAddress(log.contract_id),
     bloom: hex(log.bloom),
     contract_id: entityIdToString(log.contract_id),
     data: hexPadded(log.data, 64),
     index: log.index,
-    topics,
+    topics: topicsView(log),
   };
 }
 
