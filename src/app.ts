@@ -7,6 +7,7 @@ import { contractResultsRoute } from './contracts/results/route.ts';
 import { networkLogsRoute } from './contracts/network-logs/route.ts';
 import { networkResultsRoute } from './contracts/network-results/route.ts';
 import { resultByTimestampRoute } from './contracts/result-by-timestamp/route.ts';
+import { contractStateRoute } from './contracts/state/route.ts';
 import { resultByTransactionRoute } from './contracts/result-by-transaction/route.ts';
 import type { Db } from './db/db.ts';
 import { type Route, buildApp } from './http/server.ts';
@@ -20,6 +21,7 @@ export const routes: Route[] = [
   resultByTransactionRoute,
   networkResultsRoute,
   networkLogsRoute,
+  contractStateRoute,
 ];
 
 /** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */

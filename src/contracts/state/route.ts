@@ -1,0 +1,25 @@
+/** GET /api/v1/contracts/{contractIdOrAddress}/state: storage slots now, or as of a timestamp (eth_getStorageAt). */
+import { listingPage, nextPageLink } from '../../http/listing.ts';
+import type { Route } from '../../http/server.ts';
+import { resolveContract } from '../shared/resolve.ts';
+import { parseStateRequest, stateParams } from './params.ts';
+import { findCurrentState, findHistoricalState } from './query.ts';
+import { stateView } from './view.ts';
+
+export const contractStateRoute: Route = {
+  path: '/api/v1/contracts/:contractId/state',
+  cacheControl: 'public, max-age=1',
+  async handler(request) {
+    const { config, db, params } = request;
+    const { contract, filters } = parseStateRequest(params.contractId!, request.query, config);
+    const contractId = await resolveContract(db, contract);
+    const query = stateParams(contract, filters, config);
+    const { limit, order } = query.paging;
+    if (query.slot.empty || query.timestamp?.empty) return listingPage('state', [], null);
+    const base = { contractId, slot: query.slot, order, limit };
+    const rows = query.timestamp ? await findHistoricalState(db, { ...base, timestamp: query.timestamp }) : await findCurrentState(db, base);
+    const state = rows.map(stateView);
+    const next = nextPageLink(request, query.paging, state.length, () => [['slot', { value: state[state.length - 1]!.slot!, inclusive: false }]]);
+    return listingPage('state', state, next);
+  },
+};
