@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
+import { actionsRoute } from './contracts/actions/route.ts';
 import { contractRoute } from './contracts/contract/route.ts';
 import { contractLogsRoute } from './contracts/logs/route.ts';
 import { contractResultsRoute } from './contracts/results/route.ts';
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   networkResultsRoute,
   networkLogsRoute,
   contractStateRoute,
+  actionsRoute,
 ];
 
 /** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */

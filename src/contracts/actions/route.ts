@@ -1,0 +1,33 @@
+/** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the call trace of a transaction (debug_traceTransaction). */
+import { INT64 } from '../../db/range.ts';
+import { notFound } from '../../http/errors.ts';
+import { listingPage, nextPageLink } from '../../http/listing.ts';
+import type { Route } from '../../http/server.ts';
+import { indexRange, parseActionsRequest } from './params.ts';
+import { findActions, findOwnerByHash, findOwnerById } from './query.ts';
+import { actionView } from './view.ts';
+
+export const actionsRoute: Route = {
+  path: '/api/v1/contracts/results/:transactionIdOrHash/actions',
+  cacheControl: 'public, max-age=600',
+  async handler(request) {
+    const { config, db, params } = request;
+    const { transaction, indexFilters, paging } = parseActionsRequest(params.transactionIdOrHash!, request.query, config);
+    let owner;
+    if (transaction.kind === 'hash') {
+      owner = await findOwnerByHash(db, transaction.hash);
+    } else {
+      const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
+      owner = await findOwnerById(db, transaction.payer, transaction.validStartNs, end > INT64.max! ? INT64.max! : end);
+      // the actions were paid by the id's account
+      if (owner) owner = { ...owner, payer_account_id: transaction.payer.toString() };
+    }
+    if (owner === undefined) throw notFound();
+    const index = indexRange(indexFilters);
+    if (index.empty) return listingPage('actions', [], null);
+    const rows = await findActions(db, owner, index, paging.order, paging.limit);
+    const actions = rows.map(actionView);
+    const next = nextPageLink(request, paging, actions.length, () => [['index', { value: String(actions[actions.length - 1]!.index), inclusive: false }]]);
+    return listingPage('actions', actions, next);
+  },
+};
