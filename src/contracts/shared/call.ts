@@ -6,7 +6,7 @@
 import type { Db } from '../../db/db.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Page } from '../../http/server.ts';
-import { findCall, findFileContent, findInvolvement } from './callQuery.ts';
+import { findCall, findFileContent } from './callQuery.ts';
 import { detailedResult } from './detailedResult.ts';
 
 /** Files up to 0.0.1000 are system files and never hold call data. */
@@ -18,15 +18,8 @@ const LAST_SYSTEM_FILE = 1000n;
  * route).
  */
 export async function callPage(db: Db, timestamp: bigint, entityId: bigint, pathContractId: bigint): Promise<Page> {
-  const involvement = await findInvolvement(db, timestamp, entityId);
-  if (involvement === undefined) throw notFound();
-  const rows = await findCall(db, {
-    timestamp,
-    payer: involvement.payer_account_id,
-    contractIds: involvement.contract_ids,
-    pathContractId,
-  });
-  if (rows.result === undefined) throw notFound();
+  const rows = await findCall(db, { timestamp, entityId, pathContractId });
+  if (!rows.involved || rows.result === undefined) throw notFound();
   const { eth } = rows;
   const needsFile =
     eth !== undefined && !eth.call_data && !rows.result.function_parameters && eth.call_data_id != null && BigInt(eth.call_data_id) > LAST_SYSTEM_FILE;
