@@ -29,14 +29,24 @@ export function topicsView(row: Pick<LogRow, 'topic0' | 'topic1' | 'topic2' | 't
   return topics;
 }
 
+type CoreRow = Pick<LogRow, 'contract_id' | 'index' | 'topic0' | 'topic1' | 'topic2' | 'topic3' | 'evm_address'> & {
+  bloom: LogRow['bloom'] | null;
+  data: LogRow['data'] | null;
+};
+
+/** The six keys every log item starts with (the whole log item of a detailed result). */
+export const logCore = (row: CoreRow) => ({
+  address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
+  bloom: hex(row.bloom),
+  contract_id: entityIdToString(row.contract_id),
+  data: hexPadded(row.data, 64),
+  index: row.index,
+  topics: topicsView(row),
+});
+
 export function logView(row: LogRow, block: BlockRow | undefined): LogView {
   return {
-    address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
-    bloom: hex(row.bloom),
-    contract_id: entityIdToString(row.contract_id),
-    data: hexPadded(row.data, 64),
-    index: row.index,
-    topics: topicsView(row),
+    ...logCore(row),
     block_hash: block ? `0x${block.hash}` : '0x',
     block_number: block ? int8(block.index) : null,
     root_contract_id: entityIdToString(row.root_contract_id),

@@ -8,7 +8,7 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { topicsView } from '../logs/view.ts';
+import { logCore } from '../logs/view.ts';
 import type { ResultRow } from '../results/query.ts';
 import { fromAddress } from '../results/view.ts';
 import { isSuccess, resultName } from './resultCodes.ts';
@@ -97,17 +97,6 @@ const bigEndian = (bytes: HexBytes | null): number | bigint => {
 const addressOf = (evmAddress: HexBytes | null, contractId: string): string | null =>
   evmAddress ? hex(evmAddress) : longZeroAddress(contractId);
 
-function logView(log: CallLogRow) {
-  return {
-    address: log.evm_address !== null ? hex(log.evm_address) : longZeroAddress(log.contract_id),
-    bloom: hex(log.bloom),
-    contract_id: entityIdToString(log.contract_id),
-    data: hexPadded(log.data, 64),
-    index: log.index,
-    topics: topicsView(log),
-  };
-}
-
 const stateChangeView = (change: StateChangeRow) => ({
   address: addressOf(change.evm_address, change.contract_id),
   contract_id: entityIdToString(change.contract_id),
@@ -157,7 +146,7 @@ export function detailedResult(
     block_hash: block ? `0x${block.hash}` : '0x',
     block_number: block ? int8(block.index) : null,
   };
-  if (single) view.logs = single.logs.map(logView);
+  if (single) view.logs = single.logs.map(logCore);
   view.result = result;
   view.transaction_index = row.transaction_index;
   if (single) view.state_changes = single.stateChanges.map(stateChangeView);
