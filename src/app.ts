@@ -4,6 +4,7 @@ import type { Config } from './config/config.ts';
 import { actionsRoute } from './contracts/actions/route.ts';
 import { contractRoute } from './contracts/contract/route.ts';
 import { contractLogsRoute } from './contracts/logs/route.ts';
+import { contractsRoute } from './contracts/contracts/route.ts';
 import { contractResultsRoute } from './contracts/results/route.ts';
 import { networkLogsRoute } from './contracts/network-logs/route.ts';
 import { networkResultsRoute } from './contracts/network-results/route.ts';
@@ -24,6 +25,7 @@ export const routes: Route[] = [
   networkLogsRoute,
   contractStateRoute,
   actionsRoute,
+  contractsRoute,
 ];
 
 /** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */

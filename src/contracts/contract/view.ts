@@ -27,8 +27,14 @@ export interface ContractView {
   runtime_bytecode: string;
 }
 
+/** The contract object without its bytecodes (the items of GET /api/v1/contracts). */
+export type ContractSummary = Omit<ContractView, 'bytecode' | 'runtime_bytecode'>;
+
+/** The entity and contract columns the summary reads. */
+export type ContractSummaryRow = Omit<ContractRow, 'runtime_bytecode' | 'bytecode_from_file' | 'file_bytecode' | 'initcode'>;
+
 /** expiration_timestamp, or created + auto_renew_period seconds when it is not stored. */
-function expiration(row: ContractRow): string | null {
+function expiration(row: ContractSummaryRow): string | null {
   if (row.expiration_timestamp === null && row.created_timestamp !== null && row.auto_renew_period !== null) {
     return formatTimestamp(BigInt(row.created_timestamp) + BigInt(row.auto_renew_period) * 1_000_000_000n);
   }
@@ -55,6 +61,10 @@ export function contractJson(view: ContractView, bytecodeIsHex: boolean): JsonTe
 }
 
 export function contractView(row: ContractRow, bytecode: string): ContractView {
+  return { ...contractSummary(row), bytecode, runtime_bytecode: hex(row.runtime_bytecode) };
+}
+
+export function contractSummary(row: ContractSummaryRow): ContractSummary {
   return {
     admin_key: formatKey(row.key),
     auto_renew_account: entityIdToString(row.auto_renew_account_id),
@@ -72,7 +82,5 @@ export function contractView(row: ContractRow, bytecode: string): ContractView {
     permanent_removal: row.permanent_removal,
     proxy_account_id: entityIdToString(row.proxy_account_id),
     timestamp: { from: formatTimestamp(row.timestamp_from), to: formatTimestamp(row.timestamp_to) },
-    bytecode,
-    runtime_bytecode: hex(row.runtime_bytecode),
   };
 }
