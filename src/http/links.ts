@@ -25,6 +25,15 @@ export function nextLink(
   order: 'asc' | 'desc',
   lastValues: ReadonlyArray<readonly [string, LastValue]>,
 ): string {
+  const next = nextQuery(query, order, lastValues);
+  const pairs: string[] = [];
+  for (const [key, value] of next) for (const v of asStrings(value)) pairs.push(`${key}=${v}`);
+  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
+  return `${base}${trimmed}?${pairs.join('&')}`;
+}
+
+/** The query of the next-page link (the reference writes it into the request's own query). */
+export function nextQuery(query: ParsedQuery, order: 'asc' | 'desc', lastValues: ReadonlyArray<readonly [string, LastValue]>): ParsedQuery {
   const next = new Map(query);
   const sameDirection = order === 'asc' ? /gt[e]?:/ : /lt[e]?:/;
   for (const [field, last] of lastValues) {
@@ -44,8 +53,5 @@ export function nextLink(
       next.set(field, token);
     }
   }
-  const pairs: string[] = [];
-  for (const [key, value] of next) for (const v of asStrings(value)) pairs.push(`${key}=${v}`);
-  const trimmed = path.endsWith('/') ? path.slice(0, -1) : path;
-  return `${base}${trimmed}?${pairs.join('&')}`;
+  return next;
 }

@@ -2,89 +2,120 @@
  * GET /api/v1/contracts/results/logs: every contract's logs (the relay's eth_getLogs without an
  * address), by timestamp range and topics, or by transaction hash.
  */
-import { formatTimestamp } from '../../format/timestamp.ts';
+import type { Config } from '../../config/config.ts';
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
-import { badRequest } from '../../http/errors.ts';
-import { listingPage, paging } from '../../http/listing.ts';
-import { nextLink } from '../../http/links.ts';
+import { formatTimestamp } from '../../format/timestamp.ts';
+import { notFound } from '../../http/errors.ts';
+import { type LastValue, nextLink, nextQuery } from '../../http/links.ts';
+import { type Paging, listingPage, paging } from '../../http/listing.ts';
 import type { Filter } from '../../http/params/filters.ts';
-import type { Route } from '../../http/server.ts';
-import { type Bounds, queryBoxes, topicValues } from '../logs/params.ts';
-import { lastValues, logsNextLink } from '../logs/route.ts';
-import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
+import type { ParsedQuery } from '../../http/query.ts';
+import type { RequestContext, Route } from '../../http/server.ts';
+import { type Bounds, hasRange, queryBoxes, topicValues } from '../logs/params.ts';
+import { lastValues } from '../logs/route.ts';
+import type { LogView } from '../logs/view.ts';
+import { decodedSegment } from '../network-results/params.ts';
 import { findFirstTransaction } from '../network-results/query.ts';
+import { parseResultByTransactionParams } from '../result-by-transaction/params.ts';
+import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from './params.ts';
 import { findLogs, findTransactionsByHash, pageBlocks } from './query.ts';
 import { logView } from './view.ts';
 
-const EMPTY = listingPage('logs', [], null);
-
 const filter = (operator: Filter['operator'], value: bigint): Filter => ({ key: 'timestamp', operator, value: value.toString() });
 
-/** Known non-lower-case spellings of `logs` reach the by-transaction route in the reference. */
-const LOGS_SEGMENT = /\/logs\/?$/;
+interface LogsPage {
+  logs: LogView[];
+  order: Paging['order'];
+  /** The values of the next-page link, or null when there is none. */
+  linkValues: Array<[string, LastValue]> | null;
+}
 
 export const networkLogsRoute: Route = {
   path: '/api/v1/contracts/results/logs',
   cacheControl: 'public, max-age=10',
   async handler(request) {
-    const { config, db, now } = request;
-    const { filters, bounds, hash } = parseNetworkLogsParams(request.query, config);
-    if (!LOGS_SEGMENT.test(request.path)) return notLowerCase(request.query);
-    const page = paging(filters, config, 'desc');
-    const { limit, order } = page;
-    const conditions = timestampConditions(bounds);
-    checkTimestampRange(conditions, hash !== undefined);
-
-    let timestamp: Bounds['timestamp'];
-    let bound: bigint | undefined;
-    if (hash !== undefined) {
-      let range = emptyRange<bigint>();
-      for (const c of conditions) range = narrow(range, c.operator, c.value, INT64);
-      const matches = range.empty ? [] : await findTransactionsByHash(db, hash.subarray(0, 32), range, order, config.response.limit.default);
-      const match = hash.length === 32 ? matches[0] : matches.find((m) => m.hash === hash.toString('hex'));
-      if (match === undefined) return EMPTY;
-      timestamp = { equal: filter('eq', BigInt(match.consensus_timestamp)) };
-    } else {
-      const normalized = await normalizeTimestamps(conditions, {
-        enabled: config.query.bindTimestampRange,
-        maxRangeNs: config.query.maxTransactionsTimestampRangeNs,
-        order,
-        now: now(),
-        firstTransaction: () => findFirstTransaction(db),
-      });
-      const { range } = normalized;
-      bound = normalized.next;
-      timestamp = {};
-      if (range.eq !== undefined) timestamp.equal = filter('eq', range.eq[0]!);
-      if (range.lower) timestamp.lower = filter('gte', range.lower.value);
-      if (range.upper) timestamp.upper = filter('lte', range.upper.value);
-    }
-    const boxes = queryBoxes({ timestamp, index: bounds.index });
-    const rows =
-      boxes.length === 0
-        ? []
-        : await findLogs(db, { contractId: 0n, boxes, topics: topicValues(filters), order, limit, closeIntervalNs: config.query.maxRecordFileCloseIntervalNs });
-    const blocks = pageBlocks(rows);
-    const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
-    let next = logsNextLink(request, bounds, page, logs);
-    if (next === null && bound !== undefined && logs.length > 0 && !(bounds.timestamp.equal && bounds.index.equal)) {
-      const values = lastValues(bounds, logs[logs.length - 1]!).map(([key, value]) =>
-        key === 'timestamp' ? ([key, { value: formatTimestamp(bound)!, inclusive: true }] as const) : ([key, value] as const),
-      );
-      next = nextLink(request.linkBase, request.path, request.query, order, values);
-    }
-    return listingPage('logs', logs, next);
+    const { config, query, path } = request;
+    // The router decodes the path and matches literal segments in any case; the reference does
+    // neither (see byTransaction).
+    const [results, logsSegment] = path.replace(/\/$/, '').split('/').slice(-2) as [string, string];
+    if (results.includes('%') || (logsSegment !== 'logs' && decodedSegment(logsSegment) === 'logs')) throw notFound();
+    if (logsSegment.includes('%')) byTransaction(decodedSegment(logsSegment), query, config);
+    const page = await networkLogs(request);
+    if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
+    const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
+    return listingPage('logs', page.logs, next);
   },
 };
 
+async function networkLogs(request: RequestContext): Promise<LogsPage> {
+  const { config, db, now } = request;
+  const { filters, bounds, hash } = parseNetworkLogsParams(request.query, config);
+  const page = paging(filters, config, 'desc');
+  const { limit, order } = page;
+  const conditions = timestampConditions(bounds);
+  checkTimestampRange(conditions, hash !== undefined);
+
+  let timestamp: Bounds['timestamp'];
+  let bound: bigint | undefined;
+  if (hash !== undefined) {
+    let range = emptyRange<bigint>();
+    for (const c of conditions) range = narrow(range, c.operator, c.value, INT64);
+    const matches = range.empty ? [] : await findTransactionsByHash(db, hash.subarray(0, 32), range, order, config.response.limit.default);
+    const match = hash.length === 32 ? matches[0] : matches.find((m) => m.hash === hash.toString('hex'));
+    if (match === undefined) return { logs: [], order, linkValues: null };
+    timestamp = { equal: filter('eq', BigInt(match.consensus_timestamp)) };
+  } else {
+    const normalized = await normalizeTimestamps(conditions, {
+      enabled: config.query.bindTimestampRange,
+      maxRangeNs: config.query.maxTransactionsTimestampRangeNs,
+      order,
+      now: now(),
+      firstTransaction: () => findFirstTransaction(db),
+    });
+    const { range } = normalized;
+    bound = normalized.next;
+    timestamp = {};
+    if (range.eq !== undefined) timestamp.equal = filter('eq', range.eq[0]!);
+    if (range.lower) timestamp.lower = filter('gte', range.lower.value);
+    if (range.upper) timestamp.upper = filter('lte', range.upper.value);
+  }
+  // A timestamp filter dropped by the normalization takes an index range with it: the reference's
+  // query parts then all come out empty, and its query has no condition on either.
+  const dropped = timestamp.equal === undefined && !hasRange(timestamp) && hasRange(bounds.index);
+  const boxes = queryBoxes({ timestamp, index: dropped ? {} : bounds.index });
+  const rows =
+    boxes.length === 0
+      ? []
+      : await findLogs(db, { contractId: 0n, boxes, topics: topicValues(filters), order, limit, closeIntervalNs: config.query.maxRecordFileCloseIntervalNs });
+  const blocks = pageBlocks(rows);
+  const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
+  return { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
+}
+
 /**
- * `/contracts/results/LOGS`: the reference runs this route first (its 400s stand), which adds
- * default `timestamp` and `index` bounds to a query without a timestamp, and then the
- * by-transaction route, which knows no query key: every key, those included, is unknown, once each.
+ * The next link's values (contracts-siblings.md 4.5), from the user's own bounds: none for a short
+ * page or a single-log request, unless the bound range was cut (then the timestamp is the cut,
+ * inclusive, and the index still the last log's). A cut range with an empty page has no last log:
+ * no link here (the reference fails with 500).
  */
-function notLowerCase(query: Map<string, unknown>): never {
-  const keys = [...query.keys()];
-  if (!query.has('timestamp')) keys.push('timestamp', 'index');
-  throw badRequest([...new Set(keys)].map((key) => `Unknown query parameter: ${key}`));
+export function linkValues(bounds: Bounds, { limit }: Paging, logs: readonly LogView[], bound: bigint | undefined): Array<[string, LastValue]> | null {
+  const isEnd = logs.length < limit;
+  if (bound === undefined && (isEnd || (bounds.timestamp.equal && bounds.index.equal))) return null;
+  const last = logs[logs.length - 1];
+  if (last === undefined) return null;
+  const values = lastValues(bounds, last);
+  if (!isEnd || bound === undefined) return values;
+  return values.map(([key, value]) => (key === 'timestamp' ? [key, { ...value, value: formatTimestamp(bound)! }] : [key, value]));
+}
+
+/**
+ * The reference's by-transaction route with `segment` as {transactionIdOrHash}, which is never a
+ * valid one here: it answers 400 for the query's keys (`nonce` aside) or for the segment. It runs
+ * when `logs` is percent-encoded (the literal route does not match), and after this route when
+ * `logs` is not in lower case; this route then has written its paging bounds into the query.
+ */
+function byTransaction(segment: string, query: ParsedQuery, config: Config): never {
+  parseResultByTransactionParams(segment, query, config);
+  throw notFound();
 }

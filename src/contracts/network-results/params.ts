@@ -4,7 +4,7 @@
  * upper bound beyond int64 is clamped by the normalization of 1.5).
  */
 import type { Config } from '../../config/config.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
 import { invalidParameter } from '../../http/params/messages.ts';
 import type { ParsedQuery } from '../../http/query.ts';
 import { RESULT_RULES, type ResultsParams, TIMESTAMP_SYNTAX_RULE, parseResultsParams } from '../results/params.ts';
@@ -22,4 +22,26 @@ export function parseNetworkResultsParams(query: ParsedQuery, config: Config): R
  */
 export function checkTimestampRange(params: ResultsParams): void {
   if (params.timestamps.some(isOutOfRange)) throw badRequest(invalidParameter('timestamp'));
+}
+
+/** A path segment as the reference's router decodes a parameter. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The raw path's last segment, which the router matched as `results` in any case and decoded: the
+ * reference's contract-by-id route sees it first and lets only a lower-case `results` pass (400
+ * `Invalid parameter: contractid` otherwise), and then its literal `results` route does not match a
+ * percent-encoded one (404).
+ */
+export function checkResultsPath(path: string): void {
+  const segment = path.replace(/\/$/, '').split('/').pop()!;
+  if (segment === 'results') return;
+  if (decodedSegment(segment) === 'results') throw notFound();
+  throw badRequest(invalidParameter('contractid'));
 }

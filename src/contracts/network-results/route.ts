@@ -3,16 +3,14 @@
  * newest first by default; the relay reads a block's results with a timestamp range.
  */
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { badRequest } from '../../http/errors.ts';
 import { listingPage, nextPageLink } from '../../http/listing.ts';
 import { nextLink } from '../../http/links.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
 import type { Route } from '../../http/server.ts';
 import { findBlock, senderRange } from '../results/route.ts';
 import { transactionIndexes } from '../results/params.ts';
 import type { DetailedResultRow } from '../shared/detailedResult.ts';
 import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
-import { checkTimestampRange, parseNetworkResultsParams } from './params.ts';
+import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
 import { findEthereumTransactions, findFirstTransaction, findPageBlocks, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 
@@ -23,9 +21,7 @@ export const networkResultsRoute: Route = {
   cacheControl: 'public, max-age=10',
   async handler(request) {
     const { config, db, path, now } = request;
-    // The router matches literal segments in any case; the reference's /contracts/RESULTS is a
-    // contract id (and not a valid one).
-    if (!/\/results\/?$/.test(path)) throw badRequest(invalidParameter('contractid'));
+    checkResultsPath(path);
     const query = parseNetworkResultsParams(request.query, config);
     const sender = await senderRange(db, query.senders, config);
     const conditions = [...query.timestamps];
