@@ -10,8 +10,6 @@ export const contractRoute: Route = {
   path: '/api/v1/contracts/:contractId',
   cacheControl: 'public, max-age=1',
   async handler({ config, db, query, params }) {
-    // The reference hands the literal "results" on to its all-contracts results listing.
-    if (params.contractId === 'results') throw notFound();
     const { contract, timestamps } = parseContractParams(params.contractId!, query, config);
     const rows = await findContract(db, contract, timestamps);
     if (rows.length !== 1) throw notFound();
