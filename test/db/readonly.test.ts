@@ -21,14 +21,3 @@ test('serving sessions are read-only, and statements are cut at the statement ti
   }
 });
 
-test('administrative sessions (statement timeout 0) have no client-side timeout either', { skip: url ? false : 'needs TEST_DATABASE_URL' }, async () => {
-  const scratch = await createScratchDatabase(url!);
-  const config = loadConfig({ DATABASE_URL: scratch.url }, '/nonexistent');
-  const db = createPostgresDb(config, { ...postgresOptionsFromConfig(config), statementTimeoutMs: 0 });
-  try {
-    await db.query('select pg_sleep(1.2)');
-  } finally {
-    await db.close();
-    await scratch.drop();
-  }
-});
