@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../src/contracts/logs/params.ts';
-import { type BlockRow, type LogRow, assignRecordFiles, logConditions } from '../../src/contracts/logs/query.ts';
+import { type BlockRow, type LogRow, assignRecordFiles, logConditions, logsSql } from '../../src/contracts/logs/query.ts';
 import { INT32, INT64, rangeOf } from '../../src/db/range.ts';
 import { logView } from '../../src/contracts/logs/view.ts';
 import { toJson } from '../../src/format/json.ts';
@@ -147,4 +147,17 @@ test('conditions: one box is plain bounds; several are OR-ed under their hull or
   assert.deepEqual(probes.values[1], ['9', '1']);
   const network = logConditions({ contractId: 0n, boxes: [box([1n, 9n])], topics: new Map() }).compile();
   assert.equal(network.text, 'cl.consensus_timestamp >= $1 and cl.consensus_timestamp <= $2');
+});
+
+test('page: several range boxes are one ordered, limited scan each, merged; one box or timestamp probes stay one scan', () => {
+  const base = { contractId: 0n, topics: new Map(), order: 'desc' as const, limit: 25, closeIntervalNs: 10n };
+  const page = (text: string) => text.slice(0, text.indexOf('), edge as'));
+  const ranges = page(logsSql({ ...base, boxes: [box([9n, 9n], [undefined, 2n]), box([1n, 8n])] }).compile().text);
+  assert.equal(ranges.match(/from contract_log cl/g)?.length, 2);
+  assert.match(ranges, /union all/);
+  assert.doesNotMatch(ranges, / or /);
+  const probes = page(logsSql({ ...base, boxes: [box([9n, 9n], [3n]), box([1n, 1n], [undefined, 2n])] }).compile().text);
+  assert.equal(probes.match(/from contract_log cl/g)?.length, 1);
+  const one = page(logsSql({ ...base, boxes: [box([1n, 9n])] }).compile().text);
+  assert.equal(one.match(/from contract_log cl/g)?.length, 1);
 });

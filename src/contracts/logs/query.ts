@@ -1,7 +1,7 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { INT32, INT64, rangeSql } from '../../db/range.ts';
-import { type Direction, type Sql, and, direction, or, sql } from '../../db/sql.ts';
+import { type Direction, type Sql, and, direction, join, or, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 
@@ -60,14 +60,8 @@ function hull(boxes: readonly Box[]): { from?: bigint; to?: bigint } {
   };
 }
 
-/**
- * The WHERE conditions: contract (none for id 0, the network-wide listing), topics and the union
- * of the boxes. Several boxes (the reference's lower/inner/upper parts) are OR-ed under the
- * timestamp hull of all of them, so that the index scan on (contract_id, consensus_timestamp) is
- * bounded; boxes that each hold a single timestamp become `consensus_timestamp = any(...)` probes
- * instead of a hull (their timestamps may be far apart).
- */
-export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>): Sql {
+/** The conditions every box shares: the contract (none for id 0, the network-wide listing) and the topics. */
+function commonConditions(query: Pick<LogQuery, 'contractId' | 'topics'>): Sql[] {
   const where: Sql[] = [];
   if (query.contractId !== 0n) where.push(sql`cl.contract_id = ${query.contractId.toString()}`);
   for (const key of TOPIC_KEYS) {
@@ -76,6 +70,52 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'to
     if (values?.length === 1) where.push(sql`${TOPIC_COLUMNS[key]} = ${values[0]}`);
     else if (values !== undefined && values.length > 1) where.push(sql`${TOPIC_COLUMNS[key]} = any(${values}::bytea[])`);
   }
+  return where;
+}
+
+/** True when every box holds one timestamp (the `= any(...)` probes of logConditions). */
+const allSingle = (boxes: readonly Box[]): boolean =>
+  boxes.every((b) => b.timestamp.lower !== undefined && b.timestamp.lower.value === b.timestamp.upper?.value);
+
+/**
+ * The first `limit` matching rows in timestamp order. Several boxes that are ranges (page 2 and
+ * later of a listing: `timestamp=lte:T&index=lt:I` is "T with index < I, or before T") are read as
+ * one ordered, limited scan per box, merged: their OR under one hull makes the generic plan a
+ * bitmap scan of the whole hull sorted at the end (0.65 s for a 4-day topic search of the network
+ * listing at scale 30, against 1 ms for one box), while each box alone is an ordered index scan
+ * that stops after `limit` matches.
+ */
+function pageSql(query: LogQuery, where: Sql): Sql {
+  const dir = direction(query.order);
+  if (query.boxes.length < 2 || allSingle(query.boxes)) {
+    return sql`select ${COLUMNS}
+  from contract_log cl
+  where ${where}
+  order by cl.consensus_timestamp ${dir}
+  limit ${query.limit}`;
+  }
+  const common = commonConditions(query);
+  const parts = query.boxes.map(
+    (box) => sql`(select ${COLUMNS}
+    from contract_log cl
+    where ${and([...common, ...boxConditions(box)])}
+    order by cl.consensus_timestamp ${dir}
+    limit ${query.limit})`,
+  );
+  return sql`select * from (${join(parts, ' union all ')}) boxes
+  order by consensus_timestamp ${dir}
+  limit ${query.limit}`;
+}
+
+/**
+ * The WHERE conditions: contract (none for id 0, the network-wide listing), topics and the union
+ * of the boxes. Several boxes (the reference's lower/inner/upper parts) are OR-ed under the
+ * timestamp hull of all of them, so that the index scan on (contract_id, consensus_timestamp) is
+ * bounded; boxes that each hold a single timestamp become `consensus_timestamp = any(...)` probes
+ * instead of a hull (their timestamps may be far apart).
+ */
+export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>): Sql {
+  const where = commonConditions(query);
   const boxes = query.boxes;
   if (boxes.length === 1) {
     where.push(...boxConditions(boxes[0]!));
@@ -123,11 +163,7 @@ export function logsSql(query: LogQuery): Sql {
       ? sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`
       : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
   return sql`with page as (
-  select ${COLUMNS}
-  from contract_log cl
-  where ${where}
-  order by cl.consensus_timestamp ${dir}
-  limit ${query.limit}
+  ${pageSql(query, where)}
 ), edge as (
   select ${edge}(consensus_timestamp) as ts from page
 ), logs as (
