@@ -77,6 +77,11 @@ export interface AppOptions {
 
 const NOT_FOUND = ['Not found'];
 
+/** `/api/v1/contracts//` (any case, a query string aside): the listing, as the reference routes it. */
+const EMPTY_SEGMENT_LISTING = /^\/api\/v1\/contracts\/\/$/i;
+
+const hasEmptyParam = (params: unknown): boolean => Object.values(params as Record<string, string>).some((v) => v === '');
+
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
@@ -130,27 +135,37 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   if (logger) logDatabaseState(db, logger);
   registerHealth(app, db);
   registerMetrics(app, db);
+  const { defaultCacheControl } = config.headers;
+  /** Runs a route's handler and sends its page with the route's headers. */
+  async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {
+    const page = await route.handler({
+      config,
+      db,
+      query: parseQuery(rawSearch(url)),
+      path,
+      params: request.params as Record<string, string>,
+      linkBase: linkBase(request),
+      now: clock,
+    });
+    const headers: Record<string, string> = {
+      'cache-control': headerKeyMatches(rawPath(url)) ? cacheControlOf(route, config) : defaultCacheControl,
+    };
+    if (page.next) headers.link = `<${page.next}>; rel="next"`;
+    const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
+    return sendJson(request, reply, json, headers, page.status ?? 200);
+  }
+  const listing = routes.find((r) => r.path === MOUNT);
   app.register(async (scope) => {
     for (const route of routes) {
-      const cacheControl = cacheControlOf(route, config);
-      const { defaultCacheControl } = config.headers;
       scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
-        const page = await route.handler({
-          config,
-          db,
-          query: parseQuery(rawSearch(url)),
-          path: rawPath(url),
-          params: request.params as Record<string, string>,
-          linkBase: linkBase(request),
-          now: clock,
-        });
-        const headers: Record<string, string> = {
-          'cache-control': headerKeyMatches(rawPath(url)) ? cacheControl : defaultCacheControl,
-        };
-        if (page.next) headers.link = `<${page.next}>; rel="next"`;
-        const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
-        return sendJson(request, reply, json, headers, page.status ?? 200);
+        if (hasEmptyParam(request.params)) {
+          // The reference's router matches no route with an empty path segment, except that its
+          // contracts listing also answers `/api/v1/contracts//` (its mount path, then `//`).
+          if (!listing || !EMPTY_SEGMENT_LISTING.test(rawPath(url))) return sendError(reply, 404, NOT_FOUND);
+          return answer(listing, request, reply, url, rawPath(url).slice(0, -2));
+        }
+        return answer(route, request, reply, url);
       });
     }
   });

@@ -119,3 +119,30 @@ test('a route with its own cache-control keeps it only when /api/v1/contracts is
   }
   await custom.close();
 });
+
+test('empty path segments: `/api/v1/contracts//` is the listing, as the reference routes it; any other empty parameter is 404', async () => {
+  const withListing = appOn(fakeDb, {
+    routes: [
+      { path: '/api/v1/contracts', cacheControl: 'public, max-age=10', handler: async () => ({ body: { listing: true } }) },
+      ...routes,
+      { path: '/api/v1/contracts/results/:id', cacheControl: 'public, max-age=1', handler: async ({ params }) => ({ body: { id: params.id } }) },
+    ],
+  });
+  // the listing's own cache-control needs the mount path in lower case, as on every route
+  for (const [path, cacheControl] of [['/api/v1/contracts//', 'public, max-age=10'], ['/API/v1/Contracts//?limit=1', 'public, max-age=1']]) {
+    const res = await get(withListing, path!);
+    assert.equal(res.statusCode, 200, path);
+    assert.equal(res.body, '{"listing":true}', path);
+    assert.equal(res.headers['cache-control'], cacheControl, path);
+  }
+  const paged = appOn(fakeDb, {
+    routes: [{ path: '/api/v1/contracts', cacheControl: 'public, max-age=10', handler: async ({ path }) => ({ body: { path } }) }, ...routes],
+  });
+  // links are built on the path without its empty segment, as the reference's are
+  assert.equal((await get(paged, '/api/v1/contracts//?limit=1')).body, '{"path":"/api/v1/contracts"}');
+  for (const path of ['/api/v1/contracts/results//?limit=1', '/api/v1/contracts/results//']) {
+    const res = await get(withListing, path);
+    assert.equal(res.statusCode, 404, path);
+    assert.equal(res.body, '{"_status":{"messages":[{"message":"Not found"}]}}', path);
+  }
+});
