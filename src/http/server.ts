@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
+import { registerDocs } from './docs/openapi.ts';
+import type { RouteSchema } from './docs/schema.ts';
 import { ClientError } from './errors.ts';
 import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
@@ -49,8 +51,19 @@ export interface Route {
   path: string;
   pattern?: string;
   cacheControl: string;
+  /** The route's documentation (OpenAPI): it never validates requests nor serializes answers. */
+  schema?: RouteSchema;
   handler: Handler;
 }
+
+/**
+ * The compilers of the contract routes: their schemas only document. The handlers check the raw
+ * request with the reference's rules and messages, and answers are JSON text built by the views.
+ */
+const DOCUMENTATION_ONLY = {
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+};
 
 /** The cache-control a route's answers carry under this configuration (response.headers). */
 export const cacheControlOf = (route: Route, config: Config): string =>
@@ -130,11 +143,13 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   if (logger) logDatabaseState(db, logger);
   registerHealth(app, db);
   registerMetrics(app, db);
+  registerDocs(app);
   app.register(async (scope) => {
     for (const route of routes) {
       const cacheControl = cacheControlOf(route, config);
       const { defaultCacheControl } = config.headers;
-      scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
+      const options = route.schema ? { schema: route.schema, ...DOCUMENTATION_ONLY } : {};
+      scope.get(route.path, options, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
         const page = await route.handler({
           config,
