@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
+import { registerDocs } from './docs/openapi.ts';
+import type { RouteSchema } from './docs/schema.ts';
 import { ClientError } from './errors.ts';
 import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
@@ -49,8 +51,19 @@ export interface Route {
   path: string;
   pattern?: string;
   cacheControl: string;
+  /** The route's documentation (OpenAPI): it never validates requests nor serializes answers. */
+  schema?: RouteSchema;
   handler: Handler;
 }
+
+/**
+ * The compilers of the contract routes: their schemas only document. The handlers check the raw
+ * request with the reference's rules and messages, and answers are JSON text built by the views.
+ */
+const DOCUMENTATION_ONLY = {
+  validatorCompiler: () => () => true,
+  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+};
 
 /** The cache-control a route's answers carry under this configuration (response.headers). */
 export const cacheControlOf = (route: Route, config: Config): string =>
@@ -155,9 +168,11 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     return sendJson(request, reply, json, headers, page.status ?? 200);
   }
   const listing = routes.find((r) => r.path === MOUNT);
+  registerDocs(app);
   app.register(async (scope) => {
     for (const route of routes) {
-      scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
+      const options = route.schema ? { schema: route.schema, ...DOCUMENTATION_ONLY } : {};
+      scope.get(route.path, options, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
         if (hasEmptyParam(request.params)) {
           // The reference's router matches no route with an empty path segment, except that its

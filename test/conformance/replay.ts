@@ -1,11 +1,15 @@
-/** Replays one spec file against the service on a database: setup rows, then every case of every run. */
+/**
+ * Replays spec files against the service on a database: setup rows, then every case of every run.
+ * runFile compares the answers with the spec; replaySpec yields them for other checks (test/docs).
+ */
 import { relative } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
 import { defaultTree, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { appOn, get } from '../support/app.ts';
 import { compareResponse } from './compare.ts';
 import { clearTables, loadSetup } from './loader.ts';
-import { readSpecFile } from './specFile.ts';
+import { type SpecCase, type SpecFile, readSpecFile } from './specFile.ts';
 
 /** The reference reads response.limit.default once at start-up, so a spec's override of it has no effect. */
 function specConfig(overrides: Record<string, unknown>) {
@@ -36,24 +40,60 @@ export function fakeClock(setup: Record<string, unknown>): (() => bigint) | unde
   return () => BigInt(startMs + (Date.now() - realStart)) * 1_000_000n;
 }
 
-/** Runs `file` (its headers looked up from its folder up to `root`), adding to `tally` and printing each failure. */
-export async function runFile(db: Db, file: string, root: string, tally: Tally): Promise<void> {
-  const spec = readSpecFile(file, root);
-  const name = relative(process.cwd(), file);
+/** A spec's setup that could not be loaded: none of its `cases` ran. */
+export class SetupFailed extends Error {
+  constructor(readonly cases: number, cause: unknown) {
+    super(`setup could not be loaded: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** One case replayed: the service's answer, and the pattern of the route that gave it (undefined: no route, e.g. the 404 handler). */
+export interface ReplayedCase {
+  label: string;
+  testCase: SpecCase;
+  response: LightMyRequestResponse;
+  route: string | undefined;
+}
+
+/**
+ * Loads the spec's setup into `db`, then sends every case of every run to an app on it, yielding
+ * each answer. Throws SetupFailed when the setup cannot be loaded.
+ */
+export async function* replaySpec(db: Db, spec: SpecFile): AsyncGenerator<ReplayedCase> {
   await clearTables(executor(db));
   try {
     await loadSetup(executor(db), spec.setup);
   } catch (err) {
-    const count = spec.runs.reduce((n, run) => n + run.cases.length, 0);
-    tally.failed += count;
-    process.stdout.write(`FAIL ${name}: setup could not be loaded: ${(err as Error).message}\n`);
-    return;
+    throw new SetupFailed(
+      spec.runs.reduce((n, run) => n + run.cases.length, 0),
+      err,
+    );
   }
   const clock = fakeClock(spec.setup);
   for (const run of spec.runs) {
     const app = appOn(db, { config: specConfig(run.config), ...(clock ? { clock } : {}) });
-    for (const testCase of run.cases) {
-      const response = await get(app, testCase.url);
+    let route: string | undefined;
+    app.addHook('onRequest', async (request) => {
+      route = request.routeOptions.url;
+    });
+    try {
+      for (const testCase of run.cases) {
+        route = undefined;
+        const response = await get(app, testCase.url);
+        yield { label: run.label, testCase, response, route };
+      }
+    } finally {
+      await app.close();
+    }
+  }
+}
+
+/** Runs `file` (its headers looked up from its folder up to `root`), adding to `tally` and printing each failure. */
+export async function runFile(db: Db, file: string, root: string, tally: Tally): Promise<void> {
+  const spec = readSpecFile(file, root);
+  const name = relative(process.cwd(), file);
+  try {
+    for await (const { label, testCase, response } of replaySpec(db, spec)) {
       const problems = compareResponse(
         { status: response.statusCode, headers: response.headers, body: response.body },
         { status: testCase.status, body: testCase.body, headers: spec.headers },
@@ -62,9 +102,12 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
         tally.passed++;
       } else {
         tally.failed++;
-        process.stdout.write(`FAIL ${name}${run.label ? ` [${run.label}]` : ''}\n  GET ${testCase.url}\n  ${problems.join('\n  ').replaceAll('\n', '\n  ')}\n`);
+        process.stdout.write(`FAIL ${name}${label ? ` [${label}]` : ''}\n  GET ${testCase.url}\n  ${problems.join('\n  ').replaceAll('\n', '\n  ')}\n`);
       }
     }
-    await app.close();
+  } catch (err) {
+    if (!(err instanceof SetupFailed)) throw err;
+    tally.failed += err.cases;
+    process.stdout.write(`FAIL ${name}: ${err.message}\n`);
   }
 }

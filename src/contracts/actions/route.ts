@@ -6,10 +6,12 @@ import type { Route } from '../../http/server.ts';
 import { indexRange, parseActionsRequest } from './params.ts';
 import { findActions, findOwnerByHash, findOwnerById } from './query.ts';
 import { actionView } from './view.ts';
+import { actionsSchema } from './schema.ts';
 
 export const actionsRoute: Route = {
   path: '/api/v1/contracts/results/:transactionIdOrHash/actions',
   cacheControl: 'public, max-age=600',
+  schema: actionsSchema,
   async handler(request) {
     const { config, db, params } = request;
     const { transaction, indexFilters, paging } = parseActionsRequest(params.transactionIdOrHash!, request.query, config);

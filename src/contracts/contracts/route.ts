@@ -10,10 +10,12 @@ import { resolveContract } from '../shared/resolve.ts';
 import { contractRef, parseContractsParams } from './params.ts';
 import { findContracts } from './query.ts';
 import { contractItem } from './view.ts';
+import { contractsSchema } from './schema.ts';
 
 export const contractsRoute: Route = {
   path: '/api/v1/contracts',
   cacheControl: 'public, max-age=10',
+  schema: contractsSchema,
   async handler(request) {
     const { config, db } = request;
     const { contractIds, paging } = parseContractsParams(request.query, config);

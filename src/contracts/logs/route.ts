@@ -18,6 +18,7 @@ import {
 } from './params.ts';
 import { findLogs, pageBlocks } from './query.ts';
 import { type LogView, logView } from './view.ts';
+import { contractLogsSchema } from './schema.ts';
 
 const EMPTY = listingPage('logs', [], null);
 
@@ -46,6 +47,7 @@ export function logsNextLink(request: LinkRequest, bounds: Bounds, page: Paging,
 export const contractLogsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results/logs',
   cacheControl: 'public, max-age=1',
+  schema: contractLogsSchema,
   async handler(request) {
     const { config, db, params } = request;
     const path = parseContractPath(params.contractId!);

@@ -21,6 +21,7 @@ import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from './params.ts';
 import { findLogs, findTransactionsByHash, pageBlocks } from './query.ts';
 import { logView } from './view.ts';
+import { networkLogsSchema } from './schema.ts';
 
 const filter = (operator: Filter['operator'], value: bigint): Filter => ({ key: 'timestamp', operator, value: value.toString() });
 
@@ -34,6 +35,7 @@ interface LogsPage {
 export const networkLogsRoute: Route = {
   path: '/api/v1/contracts/results/logs',
   cacheControl: 'public, max-age=10',
+  schema: networkLogsSchema,
   async handler(request) {
     const { config, query, path } = request;
     // The router decodes the path and matches literal segments in any case; the reference does

@@ -13,12 +13,14 @@ import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
 import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
 import { findEthereumTransactions, findFirstTransaction, findPageBlocks, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
+import { networkResultsSchema } from './schema.ts';
 
 const EMPTY = listingPage('results', [], null);
 
 export const networkResultsRoute: Route = {
   path: '/api/v1/contracts/results',
   cacheControl: 'public, max-age=10',
+  schema: networkResultsSchema,
   async handler(request) {
     const { config, db, path, now } = request;
     checkResultsPath(path);

@@ -6,12 +6,14 @@ import type { Route } from '../../http/server.ts';
 import { callPage } from '../shared/call.ts';
 import { resolveContract } from '../shared/resolve.ts';
 import { parseResultByTimestampParams } from './params.ts';
+import { resultByTimestampSchema } from './schema.ts';
 
 export const resultByTimestampRoute: Route = {
   // Only a timestamp of digits and dots reaches this route (else 404), as in the reference.
   path: '/api/v1/contracts/:contractId/results/:timestamp(^[0-9.]+$)',
   pattern: '/api/v1/contracts/:contractId/results/:consensusTimestamp([0-9.]+)',
   cacheControl: 'public, max-age=600',
+  schema: resultByTimestampSchema,
   async handler({ config, db, query, params }) {
     const { contract, timestamp } = parseResultByTimestampParams(params.contractId!, params.timestamp!, query, config);
     const contractId = await resolveContract(db, contract);

@@ -9,6 +9,7 @@ import type { Route } from '../../http/server.ts';
 import { callPage } from '../shared/call.ts';
 import { parseResultByTransactionParams } from './params.ts';
 import { findByHash, findByTransactionId } from './query.ts';
+import { resultByTransactionSchema } from './schema.ts';
 
 const CONTRACT_ROUTES = new Set(['results', 'state']);
 
@@ -18,6 +19,7 @@ const CONTRACT_TYPES = new Set([7, 8, 50]);
 export const resultByTransactionRoute: Route = {
   path: '/api/v1/contracts/results/:transactionIdOrHash',
   cacheControl: 'public, max-age=600',
+  schema: resultByTransactionSchema,
   async handler({ config, db, query, params }) {
     // The reference's routes /{contractId}/results and /{contractId}/state come first there: with
     // the contract id "results" they answer that it is not one.

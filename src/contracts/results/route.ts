@@ -13,6 +13,7 @@ import { resolveContract, resolveSender } from '../shared/resolve.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { resultView } from './view.ts';
+import { contractResultsSchema } from './schema.ts';
 
 /** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
 export async function senderRange(db: Db, senders: ResultsParams['senders'], config: Config): Promise<Range<bigint>> {
@@ -33,6 +34,7 @@ const EMPTY = listingPage('results', [], null);
 export const contractResultsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results',
   cacheControl: 'public, max-age=1',
+  schema: contractResultsSchema,
   async handler(request) {
     const { config, db, params } = request;
     const path = parseContractPath(params.contractId!);

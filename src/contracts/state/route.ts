@@ -5,10 +5,12 @@ import { resolveContract } from '../shared/resolve.ts';
 import { parseStateRequest, stateParams } from './params.ts';
 import { findCurrentState, findHistoricalState } from './query.ts';
 import { stateView } from './view.ts';
+import { contractStateSchema } from './schema.ts';
 
 export const contractStateRoute: Route = {
   path: '/api/v1/contracts/:contractId/state',
   cacheControl: 'public, max-age=1',
+  schema: contractStateSchema,
   async handler(request) {
     const { config, db, params } = request;
     const { contract, filters } = parseStateRequest(params.contractId!, request.query, config);

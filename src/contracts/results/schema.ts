@@ -1,0 +1,37 @@
+/** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results. */
+import {
+  ALL_OPERATORS,
+  BAD_REQUEST,
+  CONTRACT_ID_OR_ADDRESS,
+  NOT_FOUND,
+  RESULT_FILTERS,
+  SERVICE_UNAVAILABLE,
+  TRANSACTION_INDEX,
+  ok,
+  timestampFilter,
+} from '../../http/docs/parameters.ts';
+import type { RouteSchema } from '../../http/docs/schema.ts';
+
+export const contractResultsSchema: RouteSchema = {
+  operationId: 'getContractResultsByContractId',
+  summary: 'List contract results from a contract on the network',
+  description:
+    "Returns a list of all ContractResults for a contract's function executions. The contract 0.0.0 (also `0`, or the zero address) " +
+    'stands for every contract.',
+  tags: ['contracts'],
+  params: { type: 'object', required: ['contractId'], properties: { contractId: CONTRACT_ID_OR_ADDRESS } },
+  querystring: {
+    type: 'object',
+    properties: {
+      ...RESULT_FILTERS,
+      timestamp: timestampFilter(ALL_OPERATORS, 'The consensus timestamp of the results; every filter applies.'),
+      'transaction.index': TRANSACTION_INDEX,
+    },
+  },
+  response: {
+    200: ok('ContractResultsResponse'),
+    400: BAD_REQUEST,
+    404: NOT_FOUND,
+    503: SERVICE_UNAVAILABLE,
+  },
+};
