@@ -113,6 +113,8 @@ export function describeTarget(config: Config, url = config.databaseUrl): Target
   return { host, port: String(port), database: name, user: username, display: `postgres://${username}:***@${host}:${port}/${name}` };
 }
 
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
 /** One line saying what went wrong with a PostgreSQL connection and what to check. */
 export function describeDbError(err: unknown, target: Target): string {
   const e = rootCause(err) as NodeJS.ErrnoException & { code?: string };
@@ -148,8 +150,10 @@ export function describeDbError(err: unknown, target: Target): string {
         return `PostgreSQL at ${where} does not accept TLS connections: set db.tls.enabled to false (and no sslmode in the database URL), or turn ssl on in the server`;
       }
       if (/SSL|TLS|self.signed|certificate/i.test(e.message)) {
-        return `TLS problem with PostgreSQL at ${where} (${e.message}): check the files of db.tls.ca, db.tls.cert and db.tls.key, or the sslmode parameters of the database URL`;
+        // OpenSSL's message spans lines and names its source files; its reason is the part that says something
+        const reason = (e as { reason?: unknown }).reason;
+        return `TLS problem with PostgreSQL at ${where} (${typeof reason === 'string' ? reason : oneLine(e.message)}): check the files of db.tls.ca, db.tls.cert and db.tls.key, or the sslmode parameters of the database URL`;
       }
-      return `cannot use the database ${target.display}: ${e.message}`;
+      return `cannot use the database ${target.display}: ${oneLine(e.message)}`;
   }
 }
