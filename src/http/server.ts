@@ -8,6 +8,7 @@ import { JsonText, toJson } from '../format/json.ts';
 import { ClientError } from './errors.ts';
 import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
+import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
@@ -130,6 +131,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   if (logger) logDatabaseState(db, logger);
   registerHealth(app, db);
   registerMetrics(app, db);
+  registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);
   app.register(async (scope) => {
     for (const route of routes) {
       const cacheControl = cacheControlOf(route, config);
