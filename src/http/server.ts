@@ -12,6 +12,7 @@ import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
+import { registerUpstream } from './upstream.ts';
 
 /** What a route handler sees of a request. */
 export interface RequestContext {
@@ -107,7 +108,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   }
 
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, NOT_FOUND));
+  app.setNotFoundHandler(registerUpstream(app, config, logger) ?? ((_request, reply) => sendError(reply, 404, NOT_FOUND)));
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof ClientError) return sendError(reply, error.status, error.messages);
     if (error instanceof DatabaseUnavailableError) {
