@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
 import { createEmbeddedDb } from '../db/embedded.ts';
-import { type PostgresOptions, createPostgresDb } from '../db/postgres.ts';
+import { type PostgresOptions, createPostgresDb, sslOptions } from '../db/postgres.ts';
 import { fail, status } from './output.ts';
 import { StartupError, describeDbError, describeTarget, prepareDataDir } from './startup.ts';
 
@@ -54,7 +54,7 @@ export async function openEmbedded(options: { dataDir: string; memory: boolean }
  */
 export async function openAdminPostgres(config: Config, url: string | undefined): Promise<OpenedDatabase> {
   const target = describeTarget(config, url);
-  const options: PostgresOptions = { url, maxConnections: 1, statementTimeoutMs: 0, connectionTimeoutMs: 15_000 };
+  const options: PostgresOptions = { url, maxConnections: 1, statementTimeoutMs: 0, connectionTimeoutMs: 15_000, ssl: sslOptions(config.db.tls) };
   const db = createPostgresDb({ ...config, databaseUrl: url }, options);
   try {
     await db.query('select 1');

@@ -5,6 +5,7 @@ import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { createPostgresDb, postgresOptionsFromConfig } from '../db/postgres.ts';
+import { watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
@@ -98,18 +99,28 @@ async function migrateExternal(config: Config, logger: Logger): Promise<void> {
   await admin.close();
 }
 
-/** An external PostgreSQL, served as it is; one that is down answers 503 until it is back. */
-async function prepareExternal(config: Config): Promise<Served> {
+/** How long the start waits for the first check of an external database before it listens anyway. */
+const FIRST_CHECK_WAIT_MS = 5_000;
+
+/**
+ * An external PostgreSQL, served as it is. One that is down or lacks the schema does not stop the
+ * start: a watch checks it again with backoff, logging each change of state in one line, while
+ * readiness and the requests answer 503 (src/db/watch.ts).
+ */
+async function prepareExternal(config: Config, logger: Logger): Promise<Served> {
   const target = describeTarget(config);
   const where = `PostgreSQL ${target.display}`;
   const db: Db = createPostgresDb(config, { ...postgresOptionsFromConfig(config), readOnly: true });
+  const watch = watchDatabase(db, { logger, describe: (err) => describeDbError(err, target) });
+  await watch.firstCheck(FIRST_CHECK_WAIT_MS);
   let demo: DemoInfo | null = null;
-  try {
-    demo = await readDemoInfo(db);
-  } catch (err) {
-    if (workerNumber() === 1) status(`warning: ${describeDbError(err, target)}; requests answer 503 until the database is reachable`);
-  }
-  return { db, where, close: () => db.close(), line: demo ? `${where} (${demoLine(demo)})` : where, demo };
+  if (watch.status.started) demo = await readDemoInfo(db).catch(() => null);
+  const line = demo ? `${where} (${demoLine(demo)})` : watch.status.started ? where : `${where} (not ready: requests answer 503 until it is; see the log)`;
+  const close = async () => {
+    watch.stop();
+    await db.close();
+  };
+  return { db, where, close, line, demo };
 }
 
 function banner(base: string, served: Served, workers: number): string {
@@ -143,7 +154,7 @@ export async function runServe(config: Config, flags: ServeFlags): Promise<void>
     if (flags.workers > 1) return runPrimary(flags.workers, logger);
   }
   signals.install({ repeatExits: isPrimary() });
-  const served = config.externalDatabase ? await prepareExternal(config) : await prepareEmbedded(flags, logger);
+  const served = config.externalDatabase ? await prepareExternal(config, logger) : await prepareEmbedded(flags, logger);
 
   const app = createApp(config, served.db, logger);
   try {

@@ -113,6 +113,8 @@ export function describeTarget(config: Config, url = config.databaseUrl): Target
   return { host, port: String(port), database: name, user: username, display: `postgres://${username}:***@${host}:${port}/${name}` };
 }
 
+const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, ' ').trim();
+
 /** One line saying what went wrong with a PostgreSQL connection and what to check. */
 export function describeDbError(err: unknown, target: Target): string {
   const e = rootCause(err) as NodeJS.ErrnoException & { code?: string };
@@ -130,18 +132,28 @@ export function describeDbError(err: unknown, target: Target): string {
     case '28P01':
       return `PostgreSQL at ${where} rejected the password of user "${target.user}": check the user name and password of the database URL`;
     case '28000':
+      if (/no encryption/i.test(e.message)) {
+        return `PostgreSQL at ${where} accepts only TLS connections (${e.message}): set db.tls.enabled to true, or sslmode=require in the database URL`;
+      }
       return `PostgreSQL at ${where} refused user "${target.user}" (${e.message}): check the user name of the database URL and the server's pg_hba.conf`;
     case '3D000':
       return `database "${target.database}" does not exist on ${where}: create it (createdb ${target.database}) or fix the database name in the database URL`;
+    case '57014':
+      return `a statement on PostgreSQL at ${where} was canceled (${e.message}): it ran longer than db.pool.statementTimeout, or an operator canceled it`;
     case '57P03':
       return `PostgreSQL at ${where} is starting up or shutting down: try again in a moment`;
     default:
       if (/timeout/i.test(e.message)) {
         return `no answer from PostgreSQL at ${where} in time: check the host and port of the database URL and any firewall in between`;
       }
-      if (/SSL|self.signed|certificate/i.test(e.message)) {
-        return `TLS problem with PostgreSQL at ${where} (${e.message}): check the sslmode parameters of the database URL`;
+      if (/does not support SSL/i.test(e.message)) {
+        return `PostgreSQL at ${where} does not accept TLS connections: set db.tls.enabled to false (and no sslmode in the database URL), or turn ssl on in the server`;
       }
-      return `cannot use the database ${target.display}: ${e.message}`;
+      if (/SSL|TLS|self.signed|certificate/i.test(e.message)) {
+        // OpenSSL's message spans lines and names its source files; its reason is the part that says something
+        const reason = (e as { reason?: unknown }).reason;
+        return `TLS problem with PostgreSQL at ${where} (${typeof reason === 'string' ? reason : oneLine(e.message)}): check the files of db.tls.ca, db.tls.cert and db.tls.key, or the sslmode parameters of the database URL`;
+      }
+      return `cannot use the database ${target.display}: ${oneLine(e.message)}`;
   }
 }

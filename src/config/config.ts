@@ -18,7 +18,11 @@ export interface Config {
     username: string;
     password: string;
     pool: { maxConnections: number; statementTimeout: number; connectionTimeout: number };
+    /** db.tls.*: TLS to PostgreSQL, with the PEM text of the files that ca, cert and key name (read at load). */
+    tls: DbTls;
   };
+  /** Where requests for routes this service does not serve go (upstream.*); none when url is undefined. */
+  upstream: { url: URL | undefined; timeoutMs: number };
   response: {
     limit: { default: number; max: number };
     includeHostInLink: boolean;
@@ -47,6 +51,13 @@ export interface Config {
   warnings: string[];
 }
 
+export interface DbTls {
+  enabled: boolean;
+  ca: string | undefined;
+  cert: string | undefined;
+  key: string | undefined;
+}
+
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 
 /** The reference's level names (log4js), pino's, and winston's `verbose`, to pino's levels. */
@@ -69,9 +80,17 @@ export class ConfigError extends Error {}
 
 type Tree = Record<string, unknown>;
 
-/** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration. */
+/**
+ * Keys of this service only, under the same `hiero.mirror.rest` prefix (so also
+ * `HIERO_MIRROR_REST_UPSTREAM_URL`): the upstream mirror node that answers the routes served
+ * nowhere here (src/http/upstream.ts). `UPSTREAM_URL` is a shortcut for upstream.url.
+ */
+const SERVICE_DEFAULTS: Tree = { upstream: { timeout: 20000, url: '' } };
+const SERVICE_KEYS = ['upstream'] as const;
+
+/** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration, and this service's own. */
 export function defaultTree(): Tree {
-  return structuredClone(REFERENCE_REST_DEFAULTS);
+  return { ...structuredClone(REFERENCE_REST_DEFAULTS), ...structuredClone(SERVICE_DEFAULTS) };
 }
 
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -125,7 +144,7 @@ function leafPaths(tree: Tree, prefix = ''): string[] {
   );
 }
 
-const REFERENCE_KEYS = leafPaths(REFERENCE_REST_DEFAULTS);
+const REFERENCE_KEYS = leafPaths(defaultTree());
 const covers = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}.`));
 
 /** Edit distance, for "did you mean". */
@@ -151,7 +170,7 @@ function keyWarning(path: string, source: string): string | undefined {
   if (covers(FREE_MAPS, path)) return undefined;
   const known = REFERENCE_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
   if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
-  if (covers(HONOURED, path)) return undefined;
+  if (covers(HONOURED, path) || covers(SERVICE_KEYS, path)) return undefined;
   return `ignored: not used by this service: ${path} (${source})`;
 }
 
@@ -217,6 +236,7 @@ export function loadConfig(
   }
   mergeTree(rest, overrides);
   if (env.LOG_LEVEL) mergeTree(rest, { log: { level: env.LOG_LEVEL } });
+  if (env.UPSTREAM_URL) mergeTree(rest, { upstream: { url: env.UPSTREAM_URL } });
   const databaseUrl = env.DATABASE_URL || undefined;
   const config = validate(rest, common, databaseUrl);
   config.externalDatabase = databaseUrl !== undefined || JSON.stringify(rest.db) !== defaultDb;
@@ -274,6 +294,39 @@ function headers(tree: Tree): Config['headers'] {
   return { defaultCacheControl: cacheControl(pathValue(tree, 'response.headers.default'), 'response.headers.default'), byPath };
 }
 
+/** db.tls.*: the reference reads the three files when TLS is enabled; here each is optional. */
+function dbTls(tree: Tree): DbTls {
+  const enabled = bool(tree, 'db.tls.enabled');
+  const pem = (key: 'ca' | 'cert' | 'key'): string | undefined => {
+    const file = text(tree, `db.tls.${key}`).trim();
+    if (!enabled || file === '') return undefined;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.message;
+      throw new ConfigError(`Invalid configuration: db.tls.${key} names ${JSON.stringify(file)}, which cannot be read (${why})`);
+    }
+  };
+  return { enabled, ca: pem('ca'), cert: pem('cert'), key: pem('key') };
+}
+
+/** upstream.url: an http(s) URL, or empty for none. */
+function upstreamUrl(tree: Tree): URL | undefined {
+  const value = text(tree, 'upstream.url').trim();
+  if (value === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`Invalid configuration: upstream.url must be an http or https URL such as https://mirror.example.com, got ${JSON.stringify(value)}`);
+  }
+  return url;
+}
+
 function logLevel(tree: Tree): LogLevel {
   const value = text(tree, 'log.level');
   const level = LOG_LEVELS[value.trim().toLowerCase()];
@@ -307,7 +360,9 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
         statementTimeout: integer(rest, 'db.pool.statementTimeout', 1, 3_600_000),
         connectionTimeout: integer(rest, 'db.pool.connectionTimeout', 1, 3_600_000),
       },
+      tls: dbTls(rest),
     },
+    upstream: { url: upstreamUrl(rest), timeoutMs: integer(rest, 'upstream.timeout', 1, 3_600_000) },
     response: {
       limit: {
         default: integer(rest, 'response.limit.default', 1, 1_000_000),

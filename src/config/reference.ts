@@ -112,6 +112,7 @@ export const HONOURED = [
   'db.password',
   'db.pool',
   'db.port',
+  'db.tls',
   'db.username',
   'log.level',
   'port',

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Config } from '../config/config.ts';
+import type { ConnectionOptions } from 'node:tls';
+import type { Config, DbTls } from '../config/config.ts';
 import { type Db, poolDb } from './db.ts';
 import { typeParsers } from './types.ts';
 
@@ -11,7 +12,27 @@ export interface PostgresOptions {
   connectionTimeoutMs: number;
   /** Sessions refuse writes (default_transaction_read_only): what serving uses; migrate and seed do not. */
   readOnly?: boolean;
+  /**
+   * node-postgres' TLS options (db.tls.*); undefined leaves TLS to the URL's sslmode parameters
+   * and PGSSLMODE. A URL's own ssl parameters win over these.
+   */
+  ssl?: ConnectionOptions | undefined;
   onError?: (err: Error) => void;
+}
+
+/**
+ * db.tls.* as node-postgres' `ssl`, the way the reference's dbpool.js sets it: the PEM texts of
+ * ca, cert and key, and `rejectUnauthorized: false` (the connection is encrypted, and the client
+ * certificate is presented, but the server's certificate is not checked; a URL with
+ * sslmode=verify-full&sslrootcert=... checks it).
+ */
+export function sslOptions(tls: DbTls): ConnectionOptions | undefined {
+  if (!tls.enabled) return undefined;
+  const options: ConnectionOptions = { rejectUnauthorized: false };
+  if (tls.ca !== undefined) options.ca = tls.ca;
+  if (tls.cert !== undefined) options.cert = tls.cert;
+  if (tls.key !== undefined) options.key = tls.key;
+  return options;
 }
 
 export function postgresOptionsFromConfig(config: Config): PostgresOptions {
@@ -20,6 +41,7 @@ export function postgresOptionsFromConfig(config: Config): PostgresOptions {
     maxConnections: config.db.pool.maxConnections,
     statementTimeoutMs: config.db.pool.statementTimeout,
     connectionTimeoutMs: config.db.pool.connectionTimeout,
+    ssl: sslOptions(config.db.tls),
   };
 }
 
@@ -45,6 +67,7 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
       };
   const pool = new pg.Pool({
     ...connection,
+    ...(options.ssl ? { ssl: options.ssl } : {}),
     max: options.maxConnections,
     connectionTimeoutMillis: options.connectionTimeoutMs,
     statement_timeout: options.statementTimeoutMs,

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../db/db.ts';
+import { databaseStatus } from '../db/status.ts';
 
 const USABLE_ID = /^[\w.:-]{1,200}$/;
 
@@ -28,13 +29,13 @@ export function registerAccessLog(app: FastifyInstance): void {
   });
 }
 
-/** Logs the database's state changes: the first failed statement after a success, and the first success after failures. */
+/**
+ * Logs the database's state changes (src/db/status.ts): the first failed statement after a
+ * success, and the first success after failures; before an external database was found ready at
+ * start, its watch (src/db/watch.ts) logs instead.
+ */
 export function logDatabaseState(db: Db, logger: Logger): void {
-  let down = false;
-  db.observe((_seconds, error) => {
-    if ((error !== undefined) === down) return;
-    down = error !== undefined;
-    if (error) logger.warn({ cause: error.message }, 'database statements are failing: answering 503 until they succeed again');
-    else logger.info('database statements succeed again');
-  });
+  const status = databaseStatus(db);
+  status.useLogger(logger);
+  db.observe((_seconds, error) => (error ? status.statementFailed(error) : status.statementSucceeded()));
 }

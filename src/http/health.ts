@@ -1,38 +1,22 @@
 /**
  * Health probes at the reference's paths and with its answers (its terminus setup): liveness is
  * always `200 {"status":"ok"}`; readiness is `200 {"status":"ok"}` when the database answers and
- * holds every table this service reads, else `503 {"status":"error"}`.
+ * holds every table this service reads, else `503 {"status":"error"}` (at once, without a query,
+ * while the start-up watch of an external database has not found it ready: src/db/watch.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/db.ts';
-import { sql } from '../db/sql.ts';
+import { missingTables } from '../db/readiness.ts';
+import { databaseStatus } from '../db/status.ts';
 
-/** The importer's tables the routes read; readiness waits for all of them. */
-export const TABLES_READ = [
-  'contract',
-  'contract_action',
-  'contract_log',
-  'contract_result',
-  'contract_state',
-  'contract_state_change',
-  'contract_transaction',
-  'contract_transaction_hash',
-  'entity',
-  'entity_history',
-  'ethereum_transaction',
-  'file_data',
-  'record_file',
-  'transaction',
-  'transaction_hash',
-] as const;
-
-/** True when the database answers and every table of TABLES_READ is on the search path. */
+/**
+ * True when the database answers and holds every table the routes read. Until the start-up watch
+ * has found it so (an external database that is down or empty at start), false without asking it.
+ */
 export async function isReady(db: Db): Promise<boolean> {
+  if (!databaseStatus(db).started) return false;
   try {
-    const rows = await db.query<{ missing: number }>(
-      sql`select count(*)::int as missing from unnest(${[...TABLES_READ]}::text[]) as t(name) where to_regclass(t.name) is null`,
-    );
-    return rows[0]?.missing === 0;
+    return (await missingTables(db)).length === 0;
   } catch {
     return false;
   }

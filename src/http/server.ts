@@ -10,9 +10,11 @@ import type { RouteSchema } from './docs/schema.ts';
 import { ClientError } from './errors.ts';
 import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
+import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
+import { registerUpstream } from './upstream.ts';
 
 /** What a route handler sees of a request. */
 export interface RequestContext {
@@ -124,7 +126,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
   }
 
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, NOT_FOUND));
+  app.setNotFoundHandler(registerUpstream(app, config, logger) ?? ((_request, reply) => sendError(reply, 404, NOT_FOUND)));
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof ClientError) return sendError(reply, error.status, error.messages);
     if (error instanceof DatabaseUnavailableError) {
@@ -169,6 +171,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app);
+  registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);
   app.register(async (scope) => {
     for (const route of routes) {
       const options = route.schema ? { schema: route.schema, ...DOCUMENTATION_ONLY } : {};

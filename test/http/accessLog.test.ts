@@ -56,7 +56,6 @@ test('a database outage is logged once when it begins and once when it ends, wit
   assert.ok(others.every((l) => !JSON.stringify(l).includes('"stack"')), 'no stack traces');
   assert.deepEqual(
     others.map((l) => l.msg),
-    ['database statements are failing: answering 503 until they succeed again', 'database statements succeed again'],
+    ['database statements are failing: connect ECONNREFUSED 127.0.0.1:5432; answering 503 until they succeed again', 'database statements succeed again'],
   );
-  assert.equal(others[0]!.cause, 'connect ECONNREFUSED 127.0.0.1:5432');
 });

@@ -56,7 +56,8 @@ test("an operator's reference configuration passes: honoured, ignored with a war
   const c = loadConfig(env, '/nonexistent');
   assert.equal(c.log.level, 'debug');
   assert.ok(c.warnings.includes('ignored: not used by this service: redis.enabled (HIERO_MIRROR_REST_REDIS_ENABLED)'), c.warnings.join('\n'));
-  assert.ok(c.warnings.includes('ignored: not used by this service: db.tls.enabled (HIERO_MIRROR_REST_DB_TLS_ENABLED)'));
+  assert.ok(!c.warnings.some((w) => w.includes('db.tls')), 'db.tls.* is honoured');
+  assert.equal(c.db.tls.enabled, true);
   assert.ok(c.warnings.some((w) => w.startsWith('unknown configuration key response.limit.maxx') && w.endsWith('did you mean response.limit.max?')), c.warnings.join('\n'));
   assert.ok(!c.warnings.some((w) => w.includes('log.level')));
 
