@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pino, { type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
@@ -8,12 +9,18 @@ import { createPostgresDb, postgresOptionsFromConfig } from '../db/postgres.ts';
 import { watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
+import { drainOf } from '../http/drain.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
 import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
 import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';
 import { fail, formatCount, signals, status } from './output.ts';
 import { ProgressBar } from './progress.ts';
 import { checkPortFree, describeDbError, describeTarget, portMessage } from './startup.ts';
+
+/** How long after the grace a shutdown that still has not ended exits anyway (code 1). */
+const SHUTDOWN_BACKSTOP_MS = 5000;
+/** How long closing the database pool may take during a shutdown. */
+const DATABASE_CLOSE_MS = 3000;
 
 export interface ServeFlags {
   host: string;
@@ -166,16 +173,25 @@ export async function runServe(config: Config, flags: ServeFlags): Promise<void>
   const port = (app.server.address() as AddressInfo).port;
   if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers));
 
+  const drain = drainOf(app);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), 10_000).unref();
-    // stop accepting and let the requests in flight finish before the pool goes
+    const graceMs = config.server.shutdownGraceMs;
+    logger.info({ signal, graceMs }, 'shutting down: no new connections, finishing the requests in flight');
+    // a backstop: the drain ends by itself at the grace; closing must not hang past it
+    setTimeout(() => {
+      logger.error({ graceMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, graceMs + SHUTDOWN_BACKSTOP_MS).unref();
+    // the requests in flight finish (or are cut at the grace) before the pool goes
+    const report = await drain.drain(graceMs);
     await app.close();
-    await served.close();
-    process.exit(0);
+    // a pool whose network is cut never hears its connections close: bounded
+    const databaseClosed = await Promise.race([served.close().then(() => true), sleep(DATABASE_CLOSE_MS, false)]);
+    logger.info({ ...report, databaseClosed }, 'stopped');
+    process.exit(report.cut > 0 ? 1 : 0);
   };
   signals.onSignal = (signal) => void shutdown(signal);
   if (signals.received) void shutdown(signals.received);

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { rootCause } from '../db/db.ts';
 
@@ -20,13 +20,15 @@ const LOCK_FILE = 'cqs.pid';
  */
 export function prepareDataDir(dir: string): { existing: boolean; release: () => void } {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     accessSync(dir, constants.W_OK);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.code === 'EROFS' ? 'read-only file system'
-      : e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'a file is in the way' : e.message;
-    throw new StartupError(`the data directory ${dir} is not writable (${why}); choose another with --data-dir, or use --memory`);
+      : e.code === 'ENOTDIR' || e.code === 'EEXIST' ? 'a file is in the way'
+      : e.message;
+    const problem = e.code === 'ENOENT' ? 'cannot be created there' : `is not writable (${why})`;
+    throw new StartupError(`the data directory ${dir} ${problem}; choose another with --data-dir, or use --memory`);
   }
   const entries = readdirSync(dir).filter((f) => f !== LOCK_FILE && !f.startsWith('.'));
   const existing = entries.includes('PG_VERSION');
@@ -55,6 +57,17 @@ export function prepareDataDir(dir: string): { existing: boolean; release: () =>
       }
     },
   };
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's recursive mkdirSync loops forever, a core busy and signals
+ * unanswered, where mkdir says ENOENT although the parent exists (a new directory under /proc).
+ */
+function makeDirectory(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirectory(parent);
+  mkdirSync(dir);
 }
 
 function isAlive(pid: number): boolean {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import parseDuration from 'parse-duration';
 import { FREE_MAPS, HONOURED, REFERENCE_REST_DEFAULTS } from './reference.ts';
+import { SERVICE_DEFAULTS, SHUTDOWN_MARGIN_MS, type ServerSettings } from './service.ts';
 
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   log: { level: LogLevel };
   /** cache-control of successful answers by the reference's route pattern (response.headers). */
   headers: { defaultCacheControl: string; byPath: Record<string, string> };
+  /** This service's own keys (server.*, see service.ts). */
+  server: ServerSettings;
   /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
   warnings: string[];
 }
@@ -80,17 +83,9 @@ export class ConfigError extends Error {}
 
 type Tree = Record<string, unknown>;
 
-/**
- * Keys of this service only, under the same `hiero.mirror.rest` prefix (so also
- * `HIERO_MIRROR_REST_UPSTREAM_URL`): the upstream mirror node that answers the routes served
- * nowhere here (src/http/upstream.ts). `UPSTREAM_URL` is a shortcut for upstream.url.
- */
-const SERVICE_DEFAULTS: Tree = { upstream: { timeout: 20000, url: '' } };
-const SERVICE_KEYS = ['upstream'] as const;
-
-/** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration, and this service's own. */
+/** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration; and this service's own keys. */
 export function defaultTree(): Tree {
-  return { ...structuredClone(REFERENCE_REST_DEFAULTS), ...structuredClone(SERVICE_DEFAULTS) };
+  return mergeTree(structuredClone(REFERENCE_REST_DEFAULTS), structuredClone(SERVICE_DEFAULTS));
 }
 
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -144,7 +139,7 @@ function leafPaths(tree: Tree, prefix = ''): string[] {
   );
 }
 
-const REFERENCE_KEYS = leafPaths(defaultTree());
+const KNOWN_KEYS = [...leafPaths(REFERENCE_REST_DEFAULTS), ...leafPaths(SERVICE_DEFAULTS)];
 const covers = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}.`));
 
 /** Edit distance, for "did you mean". */
@@ -163,14 +158,14 @@ function distance(a: string, b: string): number {
 }
 
 const closestKey = (path: string): string =>
-  REFERENCE_KEYS.reduce((best, key) => (distance(path.toLowerCase(), key.toLowerCase()) < distance(path.toLowerCase(), best.toLowerCase()) ? key : best));
+  KNOWN_KEYS.reduce((best, key) => (distance(path.toLowerCase(), key.toLowerCase()) < distance(path.toLowerCase(), best.toLowerCase()) ? key : best));
 
 /** The warning a user-given key deserves, if any: ignored (the reference's, unused here) or unknown. */
 function keyWarning(path: string, source: string): string | undefined {
   if (covers(FREE_MAPS, path)) return undefined;
-  const known = REFERENCE_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
+  const known = KNOWN_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
   if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
-  if (covers(HONOURED, path) || covers(SERVICE_KEYS, path)) return undefined;
+  if (covers(HONOURED, path) || covers(Object.keys(SERVICE_DEFAULTS), path)) return undefined;
   return `ignored: not used by this service: ${path} (${source})`;
 }
 
@@ -237,6 +232,7 @@ export function loadConfig(
   mergeTree(rest, overrides);
   if (env.LOG_LEVEL) mergeTree(rest, { log: { level: env.LOG_LEVEL } });
   if (env.UPSTREAM_URL) mergeTree(rest, { upstream: { url: env.UPSTREAM_URL } });
+  if (env.TRUST_PROXY) mergeTree(rest, { server: { trustProxy: env.TRUST_PROXY } });
   const databaseUrl = env.DATABASE_URL || undefined;
   const config = validate(rest, common, databaseUrl);
   config.externalDatabase = databaseUrl !== undefined || JSON.stringify(rest.db) !== defaultDb;
@@ -327,6 +323,27 @@ function upstreamUrl(tree: Tree): URL | undefined {
   return url;
 }
 
+/** server.*: this service's own keys; the shutdown grace never below the statement timeout. */
+function server(tree: Tree): ServerSettings {
+  const statementTimeout = integer(tree, 'db.pool.statementTimeout', 1, 3_600_000);
+  const grace = integer(tree, 'server.shutdownGrace', 0, 3_600_000);
+  if (grace !== 0 && grace < statementTimeout) {
+    throw new ConfigError(
+      `Invalid configuration: server.shutdownGrace must be 0 (db.pool.statementTimeout + ${SHUTDOWN_MARGIN_MS} ms) or at least db.pool.statementTimeout (${statementTimeout}), got ${grace}`,
+    );
+  }
+  return {
+    trustProxy: bool(tree, 'server.trustProxy'),
+    maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
+    shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,
+    pressure: {
+      maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),
+      maxHeapUsedPercent: integer(tree, 'server.pressure.maxHeapUsedPercent', 0, 100),
+      maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
+    },
+  };
+}
+
 function logLevel(tree: Tree): LogLevel {
   const value = text(tree, 'log.level');
   const level = LOG_LEVELS[value.trim().toLowerCase()];
@@ -387,6 +404,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     },
     log: { level: logLevel(rest) },
     headers: headers(rest),
+    server: server(rest),
     warnings: [],
   };
   if (databaseUrl !== undefined) {

@@ -5,7 +5,7 @@
  * they end, not once per request.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../db/db.ts';
 import { databaseStatus } from '../db/status.ts';
@@ -17,16 +17,23 @@ export function requestId(header: string | string[] | undefined): string {
   return typeof header === 'string' && USABLE_ID.test(header) ? header : randomUUID();
 }
 
+/** URLs longer than this are cut in the log line (a request line may hold 16 KiB). */
+const MAX_LOGGED_URL = 1024;
+
+/** The URL as logged: at most MAX_LOGGED_URL characters, and how many more there were. */
+export const loggedUrl = (url: string): string =>
+  url.length <= MAX_LOGGED_URL ? url : `${url.slice(0, MAX_LOGGED_URL)}...(${url.length - MAX_LOGGED_URL} more)`;
+
+/** The access line of one answer. */
+export function logAccess(request: FastifyRequest, status: number, ms: number): void {
+  request.log.info({ method: request.method, url: loggedUrl(request.url), status, ms: Math.round(ms * 10) / 10 }, 'request');
+}
+
 export function registerAccessLog(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
-  });
+  app.addHook('onResponse', async (request, reply) => logAccess(request, reply.statusCode, reply.elapsedTime));
 }
 
 /**

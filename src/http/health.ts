@@ -25,15 +25,17 @@ export async function isReady(db: Db): Promise<boolean> {
 const OK = '{"status":"ok"}';
 const ERROR = '{"status":"error"}';
 
-export function registerHealth(app: FastifyInstance, db: Db): void {
+/** `stopping`: true once the shutdown began; readiness then answers 503 (liveness stays 200). */
+export function registerHealth(app: FastifyInstance, db: Db, stopping: () => boolean = () => false): void {
   const answer = (ok: boolean) => ({ status: ok ? 200 : 503, body: ok ? OK : ERROR });
   for (const [url, check] of [
     ['/health/liveness', async () => true],
-    ['/health/readiness', () => isReady(db)],
+    ['/health/readiness', async () => !stopping() && (await isReady(db))],
   ] as const) {
     app.route({
       method: ['GET', 'HEAD'],
       url,
+      config: { operational: true, probe: true },
       handler: async (_request, reply) => {
         const { status, body } = answer(await check());
         return reply.code(status).header('content-type', 'application/json').send(Buffer.from(body));

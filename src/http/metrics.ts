@@ -65,6 +65,6 @@ export function registerMetrics(app: FastifyInstance, db: Db): void {
 
   const scrape = Registry.merge([processMetrics(), registry]);
   for (const url of METRICS_PATHS) {
-    app.get(url, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
+    app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
   }
 }

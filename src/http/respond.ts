@@ -19,9 +19,10 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
+/** Content type and ETag; Vary is the compression stage's (vary.ts). */
 function common(reply: FastifyReply, body: Buffer): string {
   const etag = weakEtag(body);
-  reply.header('content-type', JSON_TYPE).header('vary', 'Accept-Encoding').header('etag', etag);
+  reply.header('content-type', JSON_TYPE).header('etag', etag);
   return etag;
 }
 
@@ -46,11 +47,17 @@ export function sendJson(
   return reply.code(status).send(body);
 }
 
-/** An error response: {"_status":{"messages":[...]}}, no cache-control. */
-export function sendError(reply: FastifyReply, status: number, messages: readonly string[]): FastifyReply {
+/** The status and headers of an error response set on `reply`; its body returned, to be sent. */
+export function prepareError(reply: FastifyReply, status: number, messages: readonly string[]): Buffer {
   const body = Buffer.from(errorBody(messages), 'utf8');
   common(reply, body);
   reply.removeHeader('cache-control');
   reply.removeHeader('link');
-  return reply.code(status).send(body);
+  reply.code(status);
+  return body;
+}
+
+/** An error response: {"_status":{"messages":[...]}}, no cache-control. */
+export function sendError(reply: FastifyReply, status: number, messages: readonly string[]): FastifyReply {
+  return reply.send(prepareError(reply, status, messages));
 }

@@ -8,13 +8,18 @@ import { JsonText, toJson } from '../format/json.ts';
 import { registerDocs } from './docs/openapi.ts';
 import type { RouteSchema } from './docs/schema.ts';
 import { ClientError } from './errors.ts';
-import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
+import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
+import { onClientError } from './clientErrors.ts';
+import { registerDrain } from './drain.ts';
 import { registerHealth } from './health.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
+import { linkOrigin } from './origin.ts';
+import { registerLoadShedding } from './pressure.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
 import { sendError, sendJson } from './respond.ts';
 import { registerUpstream } from './upstream.ts';
+import { registerVary } from './vary.ts';
 
 /** What a route handler sees of a request. */
 export interface RequestContext {
@@ -106,6 +111,10 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     // Fastify's own two lines per request are replaced by the one line of the access log.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: (request) => requestId(request.headers['x-request-id']),
+    // X-Forwarded-Proto/-Host count only behind a proxy the operator declared (links, origin.ts).
+    trustProxy: config.server.trustProxy,
+    // Requests the HTTP parser rejects (431, 408, 400): the mirror's body and Connection: close.
+    clientErrorHandler: onClientError,
     routerOptions: {
       caseSensitive: false,
       ignoreTrailingSlash: true,
@@ -114,9 +123,12 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       querystringParser: () => ({}),
     },
     // A path the router cannot decode (bad percent escape) is client input: 400, never 500.
-    frameworkErrors: (error, _request, reply) => {
+    // (No hook runs for these: the CORS and Vary headers are set here.)
+    frameworkErrors: (error, request, reply) => {
       reply.header('access-control-allow-origin', '*');
+      if (config.response.compression) reply.header('vary', 'Accept-Encoding');
       sendError(reply, 400, [error.code === 'FST_ERR_BAD_URL' ? 'Invalid parameter: contractid' : 'Bad request']);
+      logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
 
@@ -124,6 +136,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   app.register(cors, { origin: '*', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false });
   if (config.response.compression) {
     app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+    registerVary(app);
   }
 
   app.setNotFoundHandler(registerUpstream(app, config, logger) ?? ((_request, reply) => sendError(reply, 404, NOT_FOUND)));
@@ -143,12 +156,13 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     return sendError(reply, 500, ['Internal error']);
   });
 
-  const linkBase = (request: FastifyRequest) =>
-    config.response.includeHostInLink ? `${request.protocol}://${request.hostname.split(':')[0]}:${config.port}` : '';
+  const linkBase = (request: FastifyRequest) => (config.response.includeHostInLink ? linkOrigin(request, config.port) : '');
 
   registerAccessLog(app);
   if (logger) logDatabaseState(db, logger);
-  registerHealth(app, db);
+  const drain = registerDrain(app);
+  registerLoadShedding(app, config.server, db);
+  registerHealth(app, db, () => drain.draining);
   registerMetrics(app, db);
   const { defaultCacheControl } = config.headers;
   /** Runs a route's handler and sends its page with the route's headers. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { createScratchDatabase } from '../support/database.ts';
-import { ROOT, runCli } from './run.ts';
+import { ROOT, runCli, startCli } from './run.ts';
 
 /** Start-up problems end with exit code 1 and one `error:` line saying what to check. */
 
@@ -165,4 +165,12 @@ test('migrate leaves an importer\'s schema alone, and adds the recommended index
       await client.end();
     }
   });
+});
+
+test('a data directory that cannot be created (under /proc) fails at once instead of spinning', { skip: process.platform === 'linux' ? false : 'Linux /proc' }, async () => {
+  const cli = startCli(['serve', '--port', '0', '--data-dir', '/proc/cqs-test/data']);
+  const code = await Promise.race([cli.exited, new Promise((resolve) => setTimeout(() => resolve('still running after 15 s'), 15_000).unref())]);
+  if (cli.child.exitCode === null) cli.child.kill('SIGKILL'); // it would not answer SIGTERM
+  assert.equal(code, 1);
+  assert.equal(oneLine(cli.stderr()), 'error: the data directory /proc/cqs-test/data cannot be created there; choose another with --data-dir, or use --memory');
 });

@@ -1,0 +1,45 @@
+/**
+ * Keys of this service only, not the reference's: how the HTTP server protects itself (proxies it
+ * trusts, the connection cap, load shedding, the shutdown grace). They live beside the reference's
+ * keys, under `hiero.mirror.rest.server` (environment: `HIERO_MIRROR_REST_SERVER_*`), and are
+ * validated with them in config.ts.
+ */
+
+type Tree = Record<string, unknown>;
+
+export const SERVICE_DEFAULTS: Tree = {
+  /**
+   * The upstream mirror node that answers the routes served nowhere here (src/http/upstream.ts);
+   * also HIERO_MIRROR_REST_UPSTREAM_URL, and UPSTREAM_URL as a shortcut for upstream.url.
+   */
+  upstream: { timeout: 20000, url: '' },
+  server: {
+    /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
+    trustProxy: false,
+    /** Open connections per process; more are closed at once (0: no cap). */
+    maxConnections: 1000,
+    /** ms the shutdown waits for requests in flight; 0: db.pool.statementTimeout + 5000. */
+    shutdownGrace: 0,
+    /** Load shedding (503) while any threshold is passed; 0 turns a check off. */
+    pressure: {
+      /** Mean event-loop delay over the last second, ms. */
+      maxEventLoopDelay: 1000,
+      /** V8 heap in use, percent of its limit. */
+      maxHeapUsedPercent: 90,
+      /** Requests waiting for a database connection. */
+      maxPoolWaiting: 100,
+    },
+  },
+};
+
+/** The server settings after validation (see Config.server). */
+export interface ServerSettings {
+  trustProxy: boolean;
+  maxConnections: number;
+  /** Resolved: never below db.pool.statementTimeout. */
+  shutdownGraceMs: number;
+  pressure: { maxEventLoopDelayMs: number; maxHeapUsedPercent: number; maxPoolWaiting: number };
+}
+
+/** Added to db.pool.statementTimeout when server.shutdownGrace is 0: the watchdog's margin and the answer's way out. */
+export const SHUTDOWN_MARGIN_MS = 5000;

@@ -1,0 +1,38 @@
+/**
+ * Requests the HTTP parser rejects before Fastify sees them (Node's 'clientError'): answered in
+ * the reference's error body with `Connection: close`, then the connection ends. Fastify's own
+ * handler answers in its shape and without `Connection: close`; Node's, with no body.
+ *
+ * - headers (request line included) beyond Node's 16 KiB: 431 (a URL that long too: Node has no
+ *   separate 414)
+ * - headers not complete within the server's headersTimeout (slow clients): 408
+ * - a chunk extension beyond Node's limit: 413
+ * - anything unparsable (an unknown method, a malformed request line or header): 400
+ */
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { answerAndClose, rawErrorAnswer } from './rawAnswer.ts';
+
+const ANSWERS: Record<string, readonly [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload too large'],
+};
+const BAD_REQUEST = [400, 'Bad request'] as const;
+
+/** A response already under way on the socket (its headers sent): nothing may be written in between. */
+const answering = (socket: Socket): boolean =>
+  (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+
+/** Fastify's `clientErrorHandler` (called with the Fastify instance as `this`). */
+export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (!socket.writable || answering(socket)) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = ANSWERS[err.code ?? ''] ?? BAD_REQUEST;
+  // an expected failure of the client's: one line, no stack (the access line of a request that never was one)
+  this.log.info({ status, code: err.code }, 'request rejected by the HTTP parser');
+  answerAndClose(socket, rawErrorAnswer(status, message));
+}

@@ -1,0 +1,215 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from '../../src/config/config.ts';
+import { contractRoute } from '../../src/contracts/contract/route.ts';
+import type { Db, PoolStats } from '../../src/db/db.ts';
+import { badRequest } from '../../src/http/errors.ts';
+import { type Route, buildApp } from '../../src/http/server.ts';
+import { testConfig } from '../support/app.ts';
+import { fakeDb } from '../support/database.ts';
+import { RawConnection, getRequest } from '../support/rawHttp.ts';
+
+/**
+ * Answers the framework gives on its own (the HTTP parser's rejections, HEAD), load shedding and
+ * the connection cap, over real sockets: the mirror's error body, the right status, and
+ * Connection: close whenever the server closes the connection after answering.
+ */
+
+const routes: Route[] = [
+  {
+    path: '/api/v1/contracts/:contractId',
+    cacheControl: 'public, max-age=1',
+    async handler({ params, linkBase }) {
+      if (params.contractId === 'bad') throw badRequest('Invalid parameter: contractid');
+      const next = `${linkBase}/api/v1/contracts/${params.contractId}?limit=1`;
+      return { body: { id: params.contractId, links: { next } }, next };
+    },
+  },
+];
+
+async function listening(config: Config = testConfig(), db: Db = fakeDb()): Promise<{ app: FastifyInstance; port: number }> {
+  const app = buildApp({ config, db, routes });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as AddressInfo).port };
+}
+
+const errorBody = (message: string) => `{"_status":{"messages":[{"message":"${message}"}]}}`;
+
+let app: FastifyInstance;
+let port: number;
+before(async () => ({ app, port } = await listening()));
+after(() => app.close());
+
+test('headers beyond 16 KiB: 431 in the mirror body with Connection: close, then the connection closes (no reset)', async () => {
+  for (const request of [
+    `GET /api/v1/contracts/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    `GET /api/v1/contracts/${'1'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+  ]) {
+    const client = await RawConnection.open(port);
+    client.write(request);
+    const response = await client.response();
+    assert.equal(response.status, 431);
+    assert.equal(response.body, errorBody('Request header fields too large'));
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(response.headers.connection, 'close');
+    assert.equal(await client.ended(), 'closed');
+  }
+});
+
+test('requests the parser rejects (unknown method, garbage): 400 in the mirror body with Connection: close', async () => {
+  for (const request of ['FOO /api/v1/contracts/1 HTTP/1.1\r\nHost: x\r\n\r\n', 'hello\r\n\r\n', 'GET / HTTP/1.1\r\nBad Header\r\n\r\n']) {
+    const client = await RawConnection.open(port);
+    client.write(request);
+    const response = await client.response();
+    assert.equal(response.status, 400, JSON.stringify(request));
+    assert.equal(response.body, errorBody('Bad request'));
+    assert.equal(response.headers.connection, 'close');
+    assert.equal(await client.ended(), 'closed');
+  }
+});
+
+test('HEAD: headers only, for answers, errors and unknown paths, on one keep-alive connection', async () => {
+  const client = await RawConnection.open(port);
+  for (const [path, status] of [['/api/v1/contracts/1', 200], ['/api/v1/contracts/bad', 400], ['/api/v1/nothing', 404], ['/health/liveness', 200]] as const) {
+    client.write(getRequest(path, {}, 'HEAD'));
+    const response = await client.response(10_000, true);
+    assert.equal(response.status, status, path);
+    assert.ok(Number(response.headers['content-length']) > 0, `${path}: the length of the GET body`);
+  }
+  client.write(getRequest('/api/v1/contracts/1'));
+  const get = await client.response();
+  assert.equal(get.status, 200);
+  assert.equal(get.body, '{"id":"1","links":{"next":"/api/v1/contracts/1?limit=1"}}', 'nothing of the HEAD answers came before it');
+  client.destroy();
+});
+
+test('includeHostInLink: a Host that is not hostname[:port] is never reflected; X-Forwarded-* only with server.trustProxy', async () => {
+  const linkOf = async (trustProxy: boolean, headers: Record<string, string>) => {
+    const config = testConfig({ HIERO_MIRROR_REST_RESPONSE_INCLUDEHOSTINLINK: 'true', TRUST_PROXY: String(trustProxy) });
+    const local = buildApp({ config, db: fakeDb(), routes });
+    try {
+      const res = await local.inject({ url: '/api/v1/contracts/7', headers });
+      const next = (JSON.parse(res.body) as { links: { next: string } }).links.next;
+      assert.equal(res.headers.link, `<${next}>; rel="next"`);
+      return next;
+    } finally {
+      await local.close();
+    }
+  };
+  const path = '/api/v1/contracts/7?limit=1';
+  assert.equal(await linkOf(false, { host: 'api.example.com:8443' }), `http://api.example.com:5551${path}`);
+  assert.equal(await linkOf(false, { host: 'API.Example.com.' }), `http://API.Example.com.:5551${path}`);
+  assert.equal(await linkOf(false, { host: '[::1]:5551' }), `http://[::1]:5551${path}`);
+  assert.equal(await linkOf(false, { host: 'mirror_rest' }), `http://mirror_rest:5551${path}`);
+  for (const host of ['evil.com/<script>', 'a b', 'x"y', 'evil.com@good', 'good:80/path', '-bad-.com', 'a'.repeat(300)]) {
+    assert.equal(await linkOf(false, { host }), path, `Host ${JSON.stringify(host)}: a relative link`);
+  }
+  const forwarded = { host: 'internal:5551', 'x-forwarded-host': 'public.example.com', 'x-forwarded-proto': 'https' };
+  assert.equal(await linkOf(false, forwarded), `http://internal:5551${path}`, 'not trusted by default');
+  assert.equal(await linkOf(true, forwarded), `https://public.example.com:5551${path}`);
+  assert.equal(await linkOf(true, { ...forwarded, 'x-forwarded-host': 'a.example, b.example' }), `https://b.example:5551${path}`, 'the nearest proxy\'s value');
+  assert.equal(await linkOf(true, { ...forwarded, 'x-forwarded-proto': 'javascript' }), `http://public.example.com:5551${path}`);
+  assert.equal(await linkOf(true, { ...forwarded, 'x-forwarded-host': 'evil.com/<x>' }), path);
+});
+
+test('load shedding: with too many requests waiting for a connection, 503 + Retry-After in the mirror body; probes and metrics still answer', async () => {
+  const stats: PoolStats = { total: 10, idle: 0, waiting: 0 };
+  const db: Db = { ...fakeDb(), poolStats: () => stats };
+  const config = testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '20' });
+  const shedding = buildApp({ config, db, routes });
+  try {
+    await shedding.ready();
+    assert.equal((await shedding.inject('/api/v1/contracts/1')).statusCode, 200);
+    stats.waiting = 21;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const shed = await shedding.inject('/api/v1/contracts/1');
+    assert.equal(shed.statusCode, 503);
+    assert.equal(shed.body, errorBody('Service unavailable'));
+    assert.equal(shed.headers['retry-after'], '1');
+    assert.equal(shed.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal((await shedding.inject('/health/liveness')).statusCode, 200);
+    assert.equal((await shedding.inject('/metrics')).statusCode, 200);
+    stats.waiting = 0;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal((await shedding.inject('/api/v1/contracts/1')).statusCode, 200);
+  } finally {
+    await shedding.close();
+  }
+});
+
+test('server.maxConnections: connections beyond the cap are closed at once', async () => {
+  const capped = await listening(testConfig({ HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '2' }));
+  const open: RawConnection[] = [];
+  try {
+    for (let i = 0; i < 2; i++) {
+      const client = await RawConnection.open(capped.port);
+      client.write(getRequest('/api/v1/contracts/1'));
+      assert.equal((await client.response()).status, 200);
+      open.push(client);
+    }
+    const third = await RawConnection.open(capped.port);
+    open.push(third);
+    third.write(getRequest('/api/v1/contracts/1'));
+    assert.notEqual(await third.ended(), 'open');
+    assert.equal(third.rest(), '', 'no answer');
+    open[0]!.destroy();
+    await open[0]!.ended();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await RawConnection.open(capped.port);
+    open.push(again);
+    again.write(getRequest('/api/v1/contracts/1'));
+    assert.equal((await again.response()).status, 200, 'served again below the cap');
+  } finally {
+    for (const client of open) client.destroy();
+    await capped.app.close();
+  }
+});
+
+test('every failed request logs one short line without a stack (access line, or the parser\'s rejection)', async () => {
+  const lines: Array<Record<string, unknown> & { raw: string }> = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const raw of String(chunk).split('\n').filter(Boolean)) lines.push({ ...JSON.parse(raw), raw });
+      done();
+    },
+  });
+  let down = false;
+  const db = fakeDb(async () => {
+    if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    return [];
+  });
+  const logged = buildApp({ config: testConfig(), db, routes: [contractRoute], logger: pino({ level: 'info' }, stream) });
+  await logged.listen({ port: 0, host: '127.0.0.1' });
+  const loggedPort = (logged.server.address() as AddressInfo).port;
+  const requests: Array<[string, string, number]> = [
+    ['a 400', getRequest('/api/v1/contracts/abc'), 400],
+    ['an undecodable path', getRequest('/api/v1/contracts/%zz'), 400],
+    ['a 404', getRequest('/api/v1/contracts/0.0.1001'), 404],
+    ['a long URL', getRequest(`/api/v1/contracts/0.0.1001?${'limit=1&'.repeat(1500)}`), 400],
+    ['headers too large', `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['an unknown method', 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+    ['a database outage', getRequest('/api/v1/contracts/0.0.1001'), 503],
+  ];
+  try {
+    for (const [what, request, status] of requests) {
+      down = what === 'a database outage';
+      const before = lines.length;
+      const client = await RawConnection.open(loggedPort);
+      client.write(request);
+      assert.equal((await client.response()).status, status, what);
+      client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const mine = lines.slice(before).filter((line) => line.msg !== 'database statements are failing: answering 503 until they succeed again');
+      assert.equal(mine.length, 1, `${what}: one line, got ${mine.map((l) => l.raw).join('\n')}`);
+      assert.equal(mine[0]!.status, status, what);
+      assert.ok(mine[0]!.raw.length < 1500, `${what}: a short line (${mine[0]!.raw.length} bytes)`);
+    }
+    assert.ok(lines.every((line) => !line.raw.includes('"stack"')), 'no stacks');
+  } finally {
+    await logged.close();
+  }
+});
