@@ -2,8 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import parseDuration from 'parse-duration';
-import { FREE_MAPS, HONOURED, REFERENCE_REST_DEFAULTS } from './reference.ts';
+import { keyWarning } from './keys.ts';
+import { REFERENCE_REST_DEFAULTS } from './reference.ts';
 import { SERVICE_DEFAULTS, SHUTDOWN_MARGIN_MS, type ServerSettings } from './service.ts';
+import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
+
 
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
@@ -81,92 +84,9 @@ const LOG_LEVELS: Record<string, LogLevel> = {
 
 export class ConfigError extends Error {}
 
-type Tree = Record<string, unknown>;
-
 /** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration; and this service's own keys. */
 export function defaultTree(): Tree {
   return mergeTree(structuredClone(REFERENCE_REST_DEFAULTS), structuredClone(SERVICE_DEFAULTS));
-}
-
-const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Deep merge in the manner of lodash `merge` for plain objects: source values win, objects merge. */
-export function mergeTree(target: Tree, source: Tree): Tree {
-  for (const [key, value] of Object.entries(source)) {
-    const current = target[key];
-    target[key] = isTree(value) && isTree(current) ? mergeTree({ ...current }, value) : value;
-  }
-  return target;
-}
-
-function pick(tree: unknown, path: string[]): Tree {
-  let node = tree;
-  for (const part of path) {
-    if (!isTree(node)) return {};
-    node = node[part];
-  }
-  return isTree(node) ? node : {};
-}
-
-/**
- * Sets `value` at the path whose segments match existing keys case-insensitively (env var style);
- * returns the path as written in the tree, or undefined when no such key exists.
- */
-function setCaseInsensitive(tree: Tree, segments: string[], value: string): string[] | undefined {
-  let node: Tree = tree;
-  const path: string[] = [];
-  for (let i = 0; i < segments.length; i++) {
-    const wanted = segments[i]!.toLowerCase();
-    const key = Object.keys(node).find((k) => k.toLowerCase() === wanted);
-    if (key === undefined) return undefined;
-    path.push(key);
-    if (i === segments.length - 1) {
-      if (isTree(node[key])) return undefined;
-      node[key] = value;
-      return path;
-    }
-    const child = node[key];
-    if (!isTree(child)) return undefined;
-    node = child;
-  }
-  return undefined;
-}
-
-/** Every leaf key path of a tree ("db.pool.maxConnections"); arrays and empty objects are leaves. */
-function leafPaths(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    isTree(value) && Object.keys(value).length > 0 ? leafPaths(value, `${prefix}${key}.`) : [`${prefix}${key}`],
-  );
-}
-
-const KNOWN_KEYS = [...leafPaths(REFERENCE_REST_DEFAULTS), ...leafPaths(SERVICE_DEFAULTS)];
-const covers = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}.`));
-
-/** Edit distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}
-
-const closestKey = (path: string): string =>
-  KNOWN_KEYS.reduce((best, key) => (distance(path.toLowerCase(), key.toLowerCase()) < distance(path.toLowerCase(), best.toLowerCase()) ? key : best));
-
-/** The warning a user-given key deserves, if any: ignored (the reference's, unused here) or unknown. */
-function keyWarning(path: string, source: string): string | undefined {
-  if (covers(FREE_MAPS, path)) return undefined;
-  const known = KNOWN_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
-  if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
-  if (covers(HONOURED, path) || covers(Object.keys(SERVICE_DEFAULTS), path)) return undefined;
-  return `ignored: not used by this service: ${path} (${source})`;
 }
 
 function findConfigFile(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
