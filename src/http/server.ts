@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
-import { ClientError } from './errors.ts';
+import { ClientError, statusMessage } from './errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { onClientError } from './clientErrors.ts';
 import { registerDrain } from './drain.ts';
@@ -130,7 +130,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return sendError(reply, status, [status === 404 ? 'Not found' : 'Bad request']);
+      return sendError(reply, status, [statusMessage(status)]);
     }
     request.log.error({ err: error, url: request.url }, 'unexpected error');
     return sendError(reply, 500, ['Internal error']);
