@@ -48,6 +48,13 @@ export class TcpProxy {
     return (this.server.address() as AddressInfo).port;
   }
 
+  /** The local ports of the connections to the target: what PostgreSQL sees as their client_port. */
+  upstreamPorts(): number[] {
+    const ports: number[] = [];
+    for (const pair of this.pairs) if (pair.upstream?.localPort !== undefined) ports.push(pair.upstream.localPort);
+    return ports;
+  }
+
   /** `url` with its host and port replaced by the proxy's. */
   urlThrough(url: string, port: number): string {
     const u = new URL(url);

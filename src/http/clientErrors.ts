@@ -11,14 +11,15 @@
  */
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { statusMessage } from './errors.ts';
 import { answerAndClose, rawErrorAnswer } from './rawAnswer.ts';
 
-const ANSWERS: Record<string, readonly [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'Payload too large'],
+/** Node's error codes to statuses; anything else is 400. */
+const STATUSES: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
 };
-const BAD_REQUEST = [400, 'Bad request'] as const;
 
 /** A response already under way on the socket (its headers sent): nothing may be written in between. */
 const answering = (socket: Socket): boolean =>
@@ -31,8 +32,8 @@ export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException,
     socket.destroy();
     return;
   }
-  const [status, message] = ANSWERS[err.code ?? ''] ?? BAD_REQUEST;
+  const status = STATUSES[err.code ?? ''] ?? 400;
   // an expected failure of the client's: one line, no stack (the access line of a request that never was one)
   this.log.info({ status, code: err.code }, 'request rejected by the HTTP parser');
-  answerAndClose(socket, rawErrorAnswer(status, message));
+  answerAndClose(socket, rawErrorAnswer(status, statusMessage(status)));
 }

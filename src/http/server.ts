@@ -7,7 +7,7 @@ import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
 import { registerDocs } from './docs/openapi.ts';
 import type { RouteSchema } from './docs/schema.ts';
-import { ClientError } from './errors.ts';
+import { ClientError, statusMessage } from './errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { onClientError } from './clientErrors.ts';
 import { registerDrain } from './drain.ts';
@@ -150,7 +150,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return sendError(reply, status, [status === 404 ? 'Not found' : 'Bad request']);
+      return sendError(reply, status, [statusMessage(status)]);
     }
     request.log.error({ err: error, url: request.url }, 'unexpected error');
     return sendError(reply, 500, ['Internal error']);

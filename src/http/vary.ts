@@ -12,6 +12,7 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(
 
 /** `current` with Accept-Encoding appended unless present (any case): the `vary` module's rule. */
 export function withAcceptEncoding(current: string | string[] | number | undefined): string {
+  if (current === undefined || current === 'accept-encoding') return 'Accept-Encoding';
   const fields = (Array.isArray(current) ? current.join(',') : current === undefined ? '' : String(current))
     .split(',')
     .map((field) => field.trim())

@@ -54,6 +54,8 @@ test('SIGTERM: idle, fresh and slow connections are answered 503 and closed, non
     slow.write(`GET ${LOOKUP} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
     // a connection accepted, its request not sent yet
     const fresh = await RawConnection.open(port);
+    // a load balancer's probe connection
+    const probe = await RawConnection.open(port);
     await new Promise((resolve) => setTimeout(resolve, 200));
 
     const signalled = performance.now();
@@ -61,6 +63,11 @@ test('SIGTERM: idle, fresh and slow connections are answered 503 and closed, non
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await tryConnect(port), 'ECONNREFUSED', 'no new connections');
 
+    probe.write(getRequest('/health/readiness'));
+    const readiness = await probe.response();
+    assert.equal(readiness.status, 503, 'not ready while stopping');
+    assert.equal(readiness.body, '{"status":"error"}');
+    assert.equal(readiness.headers.connection, 'close');
     idle.write(getRequest(LOOKUP));
     assertDraining503(await idle.response(), 'a new request on an idle keep-alive connection');
     assert.equal(await idle.ended(), 'closed');

@@ -1,0 +1,244 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Fault injection between the service and PostgreSQL under steady load (issue 16).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<scratch> npm run faults -- --seconds 60 \
+ *     [--connections 8] [--url-file bench/urls-demo.txt] [--statement-timeout 20000] [--plan PLAN]
+ *
+ * Starts a TCP proxy in front of DATABASE_URL (bench/lib/tcpProxy.ts) and the service on the proxy,
+ * keeps --connections clients sending the URL list, and at the seconds of --plan injects:
+ *
+ *   terminate  pg_terminate_backend() of the service's sessions (only those through this proxy)
+ *   cut        the network stops forwarding, silently (packets dropped, nothing closed)
+ *   heal       it forwards again
+ *   reset      every connection through the proxy is destroyed (a refused network)
+ *
+ * It prints the answers per second (2xx, 4xx, 503, other 5xx, no answer, p99 and max latency)
+ * with the events, then checks: every request got an HTTP answer; during a cut no answer took
+ * longer than the statement (or connection) timeout + 2 s; after each fault, a second without 503
+ * came within the statement timeout + 5 s; the server log has no stack and no line over 2 KB.
+ * PASS or FAIL (exit code 0 or 1). The default plan, for --seconds S: terminate at S/6, cut at
+ * S/3, heal at S/2 + 1, reset at 2S/3, terminate at 5S/6.
+ *
+ * The database must hold data the URL list fits (bench/urls-demo.txt: `npm run seed -- --scale 1
+ * --database-url <url>`); the service only reads it. Use a scratch database.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { type StartedServer, startServer } from './lib/server.ts';
+import { TcpProxy } from './lib/tcpProxy.ts';
+import { readUrlFile } from './lib/urls.ts';
+
+const USAGE = `Usage: DATABASE_URL=postgres://... npm run faults -- [options]
+
+  --seconds S              length of the run                                            (default 60)
+  --connections C          concurrent clients                                            (default 8)
+  --url-file FILE          request paths                                (default bench/urls-demo.txt)
+  --statement-timeout MS   the service's db.pool.statementTimeout                    (default 20000)
+  --connection-timeout MS  the service's db.pool.connectionTimeout     (default: the statement timeout)
+  --plan PLAN              events as second:event, comma separated, e.g. "10:cut,20:heal,30:terminate"
+                           (events: terminate, cut, heal, reset)`;
+
+type Event = 'terminate' | 'cut' | 'heal' | 'reset';
+const EVENTS: readonly Event[] = ['terminate', 'cut', 'heal', 'reset'];
+
+interface Second {
+  ok: number;
+  client: number;
+  unavailable: number;
+  otherServer: number;
+  unanswered: number;
+  latencies: number[];
+  events: string[];
+}
+
+function fail(message: string): never {
+  process.stderr.write(`error: ${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) fail(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function parsePlan(text: string, seconds: number): Array<{ at: number; event: Event }> {
+  return text.split(',').map((item) => {
+    const [at, event] = item.trim().split(':');
+    if (!EVENTS.includes(event as Event) || !(Number(at) >= 0 && Number(at) < seconds)) {
+      fail(`--plan: "${item}" is not second:event with an event of ${EVENTS.join(', ')} within the run`);
+    }
+    return { at: Number(at), event: event as Event };
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string' },
+      connections: { type: 'string' },
+      'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+      'statement-timeout': { type: 'string' },
+      'connection-timeout': { type: 'string' },
+      plan: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) fail('DATABASE_URL must name the (scratch) database to serve, over TCP');
+  const seconds = Math.round(positive('seconds', values.seconds, 60));
+  const connections = Math.round(positive('connections', values.connections, 8));
+  const statementTimeout = Math.round(positive('statement-timeout', values['statement-timeout'], 20_000));
+  const connectionTimeout = Math.round(positive('connection-timeout', values['connection-timeout'], statementTimeout));
+  const plan = values.plan
+    ? parsePlan(values.plan, seconds)
+    : [
+        { at: Math.round(seconds / 6), event: 'terminate' as const },
+        { at: Math.round(seconds / 3), event: 'cut' as const },
+        { at: Math.round(seconds / 2) + 1, event: 'heal' as const },
+        { at: Math.round((2 * seconds) / 3), event: 'reset' as const },
+        { at: Math.round((5 * seconds) / 6), event: 'terminate' as const },
+      ];
+  const paths = readUrlFile(values['url-file']!);
+
+  const proxy = TcpProxy.to(databaseUrl);
+  const proxyPort = await proxy.listen();
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) fail('npm run build failed');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logFile = join(tmpdir(), `cqs-faults-server-${process.pid}.log`);
+  Object.assign(process.env, {
+    DATABASE_URL: proxy.urlThrough(databaseUrl, proxyPort),
+    HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT: String(statementTimeout),
+    HIERO_MIRROR_REST_DB_POOL_CONNECTIONTIMEOUT: String(connectionTimeout),
+  });
+  let server: StartedServer | undefined;
+  const timeline: Second[] = Array.from({ length: seconds + 1 }, () => ({
+    ok: 0, client: 0, unavailable: 0, otherServer: 0, unanswered: 0, latencies: [], events: [],
+  }));
+  try {
+    server = await startServer(`exec node dist/cli.js serve --host 127.0.0.1 --port ${port}`, `${base}/health/liveness`, logFile, 120_000);
+    process.stdout.write(`faults: ${seconds} s, ${connections} clients, statement timeout ${statementTimeout} ms, connection timeout ${connectionTimeout} ms\n`);
+    process.stdout.write(`plan: ${plan.map((p) => `${p.at}:${p.event}`).join(', ')}\n`);
+
+    const started = performance.now();
+    const secondOf = (t: number) => Math.min(seconds, Math.floor((t - started) / 1000));
+    const end = started + seconds * 1000;
+    const requestTimeout = Math.max(statementTimeout, connectionTimeout) * 2 + 10_000;
+    let next = 0;
+    const client = async (): Promise<void> => {
+      while (performance.now() < end) {
+        const path = paths[next++ % paths.length]!;
+        const t0 = performance.now();
+        const slot = timeline[secondOf(t0)]!;
+        try {
+          const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(requestTimeout) });
+          await res.arrayBuffer();
+          slot.latencies.push(performance.now() - t0);
+          if (res.status < 400) slot.ok++;
+          else if (res.status < 500) slot.client++;
+          else if (res.status === 503) slot.unavailable++;
+          else slot.otherServer++;
+        } catch {
+          slot.unanswered++;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    };
+    const inject = async (event: Event): Promise<string> => {
+      switch (event) {
+        case 'terminate': {
+          const { rows } = await admin.query(
+            `select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity where client_port = any($1::int[])`,
+            [proxy.upstreamPorts()],
+          );
+          return `terminate (${rows[0].n} sessions)`;
+        }
+        case 'cut':
+          proxy.cut();
+          return `cut (${proxy.connections} connections)`;
+        case 'heal':
+          proxy.heal();
+          return 'heal';
+        case 'reset': {
+          const n = proxy.connections;
+          proxy.reset();
+          return `reset (${n} connections)`;
+        }
+      }
+    };
+    const timers = plan.map(({ at, event }) =>
+      setTimeout(() => void inject(event).then((text) => timeline[secondOf(performance.now())]!.events.push(text)), at * 1000),
+    );
+    await Promise.all(Array.from({ length: connections }, client));
+    for (const timer of timers) clearTimeout(timer);
+    if (proxy.isCut) proxy.heal();
+  } finally {
+    if (server) process.stderr.write(`server: ${await server.stop()} (log: ${logFile})\n`);
+    await admin.end();
+    await proxy.close();
+  }
+
+  process.stdout.write('\n   s    2xx+3xx   4xx   503  5xx  none  p99 ms  max ms  event\n');
+  for (const [s, slot] of timeline.entries()) {
+    const sorted = [...slot.latencies].sort((a, b) => a - b);
+    process.stdout.write(
+      `${String(s).padStart(4)} ${String(slot.ok).padStart(9)} ${String(slot.client).padStart(5)} ${String(slot.unavailable).padStart(5)} ${String(slot.otherServer).padStart(4)} ${String(slot.unanswered).padStart(5)} ${String(Math.round(percentile(sorted, 0.99))).padStart(7)} ${String(Math.round(sorted.at(-1) ?? 0)).padStart(7)}  ${slot.events.join('; ')}\n`,
+    );
+  }
+
+  const problems: string[] = [];
+  const unanswered = timeline.reduce((n, s) => n + s.unanswered, 0);
+  const otherServer = timeline.reduce((n, s) => n + s.otherServer, 0);
+  if (unanswered > 0) problems.push(`${unanswered} requests got no HTTP answer`);
+  if (otherServer > 0) problems.push(`${otherServer} answers were 5xx other than 503`);
+  const bound = Math.max(statementTimeout, connectionTimeout) + 2000;
+  const slowest = Math.max(0, ...timeline.flatMap((s) => s.latencies));
+  if (slowest > bound) problems.push(`an answer took ${Math.round(slowest)} ms (bound: ${bound} ms)`);
+  const recoveryBound = Math.ceil((statementTimeout + 5000) / 1000);
+  for (const { at, event } of plan) {
+    if (event === 'cut') continue;
+    const healed = timeline.slice(at + 1, at + 1 + recoveryBound + 1).some((s) => s.unavailable === 0 && s.ok > 0);
+    if (!healed && at + recoveryBound < seconds) problems.push(`no second without 503 within ${recoveryBound} s after ${event} at ${at} s`);
+  }
+  const log = readFileSync(logFile, 'utf8').split('\n');
+  const long = log.filter((line) => line.length > 2048).length;
+  const stacks = log.filter((line) => line.includes('"stack"')).length;
+  if (long > 0) problems.push(`${long} server log lines over 2 KB`);
+  if (stacks > 0) problems.push(`${stacks} server log lines with a stack`);
+  const total = timeline.reduce((n, s) => n + s.ok + s.client + s.unavailable + s.otherServer + s.unanswered, 0);
+  process.stdout.write(
+    `\n${total} requests; 503: ${timeline.reduce((n, s) => n + s.unavailable, 0)}; no answer: ${unanswered}; slowest answer ${Math.round(slowest)} ms; ` +
+      `server log: ${log.length - 1} lines, ${long} over 2 KB, ${stacks} with a stack\n${problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS'}\n`,
+  );
+  process.exitCode = problems.length ? 1 : 0;
+}
+
+main().catch((err) => {
+  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
