@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import parseDuration from 'parse-duration';
 import { FREE_MAPS, HONOURED, REFERENCE_REST_DEFAULTS } from './reference.ts';
+import { SERVICE_KEYS, SERVICE_REST_DEFAULTS } from './service.ts';
 
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
@@ -43,8 +44,32 @@ export interface Config {
   log: { level: LogLevel };
   /** cache-control of successful answers by the reference's route pattern (response.headers). */
   headers: { defaultCacheControl: string; byPath: Record<string, string> };
+  /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
+  cache: ResponseCacheSettings;
+  /** The Redis connection of the response cache (the reference's redis.*). */
+  redis: RedisSettings;
   /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
   warnings: string[];
+}
+
+export interface ResponseCacheSettings {
+  enabled: boolean;
+  /** Store answers gzipped in Redis (from 150 bytes on, as the reference). */
+  compress: boolean;
+  immutableMaxAgeMs: number;
+  localMaxBytes: number;
+  timeoutMs: number;
+  keyPrefix: string;
+}
+
+export interface RedisSettings {
+  enabled: boolean;
+  uri: string;
+  commandTimeout: number;
+  connectTimeout: number;
+  maxBackoff: number;
+  maxRetriesPerRequest: number;
+  sentinel: { enabled: boolean; host: string; port: number; name: string; password: string };
 }
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
@@ -71,7 +96,7 @@ type Tree = Record<string, unknown>;
 
 /** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration. */
 export function defaultTree(): Tree {
-  return structuredClone(REFERENCE_REST_DEFAULTS);
+  return mergeTree(structuredClone(REFERENCE_REST_DEFAULTS), structuredClone(SERVICE_REST_DEFAULTS));
 }
 
 const isTree = (v: unknown): v is Tree => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -125,7 +150,7 @@ function leafPaths(tree: Tree, prefix = ''): string[] {
   );
 }
 
-const REFERENCE_KEYS = leafPaths(REFERENCE_REST_DEFAULTS);
+const REFERENCE_KEYS = leafPaths(defaultTree());
 const covers = (prefixes: readonly string[], path: string) => prefixes.some((p) => path === p || path.startsWith(`${p}.`));
 
 /** Edit distance, for "did you mean". */
@@ -151,7 +176,7 @@ function keyWarning(path: string, source: string): string | undefined {
   if (covers(FREE_MAPS, path)) return undefined;
   const known = REFERENCE_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
   if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
-  if (covers(HONOURED, path)) return undefined;
+  if (covers(HONOURED, path) || covers(SERVICE_KEYS, path)) return undefined;
   return `ignored: not used by this service: ${path} (${source})`;
 }
 
@@ -332,6 +357,29 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     },
     log: { level: logLevel(rest) },
     headers: headers(rest),
+    cache: {
+      enabled: bool(rest, 'cache.response.enabled') && bool(rest, 'redis.enabled'),
+      compress: bool(rest, 'cache.response.compress'),
+      immutableMaxAgeMs: Number(duration(rest, 'cache.response.immutableMaxAge')[1] / 1_000_000n),
+      localMaxBytes: integer(rest, 'cache.response.localMaxBytes', 0, 2 ** 40),
+      timeoutMs: integer(rest, 'cache.response.timeout', 1, 3_600_000),
+      keyPrefix: text(rest, 'cache.response.keyPrefix'),
+    },
+    redis: {
+      enabled: bool(rest, 'redis.enabled'),
+      uri: text(rest, 'redis.uri'),
+      commandTimeout: integer(rest, 'redis.commandTimeout', 1, 3_600_000),
+      connectTimeout: integer(rest, 'redis.connectTimeout', 1, 3_600_000),
+      maxBackoff: integer(rest, 'redis.maxBackoff', 1, 3_600_000),
+      maxRetriesPerRequest: integer(rest, 'redis.maxRetriesPerRequest', 0, 1000),
+      sentinel: {
+        enabled: bool(rest, 'redis.sentinel.enabled'),
+        host: text(rest, 'redis.sentinel.host'),
+        port: integer(rest, 'redis.sentinel.port', 1, 65535),
+        name: text(rest, 'redis.sentinel.name'),
+        password: text(rest, 'redis.sentinel.password'),
+      },
+    },
     warnings: [],
   };
   if (databaseUrl !== undefined) {

@@ -1,16 +1,18 @@
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
-import { JsonText, toJson } from '../format/json.ts';
+import { VERSION } from '../version.ts';
+import { answerOf } from './cache/answer.ts';
+import { createResponseCache } from './cache/responseCache.ts';
 import { ClientError } from './errors.ts';
 import { logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendAnswer, sendError } from './respond.ts';
 
 /** What a route handler sees of a request. */
 export interface RequestContext {
@@ -36,6 +38,12 @@ export interface Page {
   body: unknown;
   next?: string | null;
   status?: 200 | 206;
+  /**
+   * Set where it is certain: the answer can no longer change once the newest record file ends at or
+   * after this consensus timestamp (ns; 0n: it is final already). The response cache then keeps it
+   * for cache.response.immutableMaxAge instead of its max-age.
+   */
+  immutableAfter?: bigint;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Page>;
@@ -129,28 +137,24 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   registerAccessLog(app);
   if (logger) logDatabaseState(db, logger);
   registerHealth(app, db);
-  registerMetrics(app, db);
+  const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
+  if (cache) app.addHook('onClose', () => cache.close());
+  registerMetrics(app, db, cache?.metrics.registry);
   app.register(async (scope) => {
     for (const route of routes) {
       const cacheControl = cacheControlOf(route, config);
       const { defaultCacheControl } = config.headers;
       scope.get(route.path, async (request: FastifyRequest, reply: FastifyReply) => {
         const url = request.raw.url ?? request.url;
-        const page = await route.handler({
-          config,
-          db,
-          query: parseQuery(rawSearch(url)),
-          path: rawPath(url),
-          params: request.params as Record<string, string>,
-          linkBase: linkBase(request),
-          now: clock,
-        });
-        const headers: Record<string, string> = {
-          'cache-control': headerKeyMatches(rawPath(url)) ? cacheControl : defaultCacheControl,
+        const path = rawPath(url);
+        const query = parseQuery(rawSearch(url));
+        const base = linkBase(request);
+        const compute = async () => {
+          const params = request.params as Record<string, string>;
+          const page = await route.handler({ config, db, query, path, params, linkBase: base, now: clock });
+          return answerOf(page, headerKeyMatches(path) ? cacheControl : defaultCacheControl);
         };
-        if (page.next) headers.link = `<${page.next}>; rel="next"`;
-        const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
-        return sendJson(request, reply, json, headers, page.status ?? 200);
+        return sendAnswer(request, reply, cache ? await cache.answer({ path, query, linkBase: base }, compute) : await compute());
       });
     }
   });
