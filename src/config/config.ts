@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import parseDuration from 'parse-duration';
 import { keyWarning } from './keys.ts';
 import { REFERENCE_REST_DEFAULTS } from './reference.ts';
 import { SERVICE_DEFAULTS, SHUTDOWN_MARGIN_MS, type ServerSettings } from './service.ts';
 import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
+import { ConfigError, bool, duration, integer, pathValue, text } from './values.ts';
+import { type RedisSettings, type ResponseCacheSettings, cacheSettings, redisSettings } from './cache.ts';
 
 
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
@@ -53,6 +54,10 @@ export interface Config {
   headers: { defaultCacheControl: string; byPath: Record<string, string> };
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
+  /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
+  cache: ResponseCacheSettings;
+  /** The Redis connection of the response cache (the reference's redis.*). */
+  redis: RedisSettings;
   /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
   warnings: string[];
 }
@@ -82,7 +87,7 @@ const LOG_LEVELS: Record<string, LogLevel> = {
   silent: 'silent',
 };
 
-export class ConfigError extends Error {}
+export { ConfigError } from './values.ts';
 
 /** Defaults of the reference (mirror node REST API 0.129): every key of its REST configuration; and this service's own keys. */
 export function defaultTree(): Tree {
@@ -160,38 +165,10 @@ export function loadConfig(
   return config;
 }
 
-function integer(tree: Tree, path: string, min: number, max: number): number {
-  const value = pathValue(tree, path);
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new ConfigError(`Invalid configuration: ${path} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
-  }
-  return n;
-}
 
-function bool(tree: Tree, path: string): boolean {
-  const value = pathValue(tree, path);
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new ConfigError(`Invalid configuration: ${path} must be true or false, got ${JSON.stringify(value)}`);
-}
 
-function text(tree: Tree, path: string): string {
-  const value = pathValue(tree, path);
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  throw new ConfigError(`Invalid configuration: ${path} must be a string, got ${JSON.stringify(value)}`);
-}
 
 /** A duration in the reference's syntax (parse-duration: `7d`, `10s`, `1h30m`, `500ms`, `2 days`). */
-function duration(tree: Tree, path: string): [string, bigint] {
-  const value = text(tree, path);
-  const ms = parseDuration(value);
-  if (ms === null || ms === undefined || !(ms > 0)) {
-    throw new ConfigError(`Invalid configuration: ${path} must be a positive duration such as 7d, 10s or 500ms, got ${JSON.stringify(value)}`);
-  }
-  return [value, BigInt(Math.round(ms * 1_000_000))];
-}
 
 /** cache-control by route pattern from response.headers (default and per path). */
 function headers(tree: Tree): Config['headers'] {
@@ -273,11 +250,6 @@ function logLevel(tree: Tree): LogLevel {
   return level;
 }
 
-function pathValue(tree: Tree, path: string): unknown {
-  let node: unknown = tree;
-  for (const part of path.split('.')) node = isTree(node) ? node[part] : undefined;
-  return node;
-}
 
 function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Config {
   const [maxTimestampRange, maxTimestampRangeNs] = duration(rest, 'query.maxTimestampRange');
@@ -325,6 +297,8 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     log: { level: logLevel(rest) },
     headers: headers(rest),
     server: server(rest),
+    cache: cacheSettings(rest),
+    redis: redisSettings(rest),
     warnings: [],
   };
   if (databaseUrl !== undefined) {

@@ -1,6 +1,6 @@
 /** Which configuration keys exist, which have a meaning here, and the warning each other key gets. */
 import { FREE_MAPS, HONOURED, REFERENCE_REST_DEFAULTS } from './reference.ts';
-import { SERVICE_DEFAULTS } from './service.ts';
+import { SERVICE_DEFAULTS, SERVICE_KEYS } from './service.ts';
 import { leafPaths } from './tree.ts';
 
 const KNOWN_KEYS = [...leafPaths(REFERENCE_REST_DEFAULTS), ...leafPaths(SERVICE_DEFAULTS)];
@@ -29,6 +29,6 @@ export function keyWarning(path: string, source: string): string | undefined {
   if (covers(FREE_MAPS, path)) return undefined;
   const known = KNOWN_KEYS.some((key) => key === path || key.startsWith(`${path}.`) || path.startsWith(`${key}.`));
   if (!known) return `unknown configuration key ${path} (${source}); did you mean ${closestKey(path)}?`;
-  if (covers(HONOURED, path) || covers(Object.keys(SERVICE_DEFAULTS), path)) return undefined;
+  if (covers(HONOURED, path) || covers(SERVICE_KEYS, path)) return undefined;
   return `ignored: not used by this service: ${path} (${source})`;
 }

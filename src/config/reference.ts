@@ -107,6 +107,8 @@ export const REFERENCE_REST_DEFAULTS: Tree = {
  * accepted and ignored. Maps whose keys are free (headers by path) count as honoured as a whole.
  */
 export const HONOURED = [
+  'cache.response.compress',
+  'cache.response.enabled',
   'db.host',
   'db.name',
   'db.password',
@@ -122,6 +124,13 @@ export const HONOURED = [
   'query.maxTimestampRange',
   'query.maxTransactionConsensusTimestampRange',
   'query.maxTransactionsTimestampRange',
+  'redis.commandTimeout',
+  'redis.connectTimeout',
+  'redis.enabled',
+  'redis.maxBackoff',
+  'redis.maxRetriesPerRequest',
+  'redis.sentinel',
+  'redis.uri',
   'response.compression',
   'response.headers',
   'response.includeHostInLink',

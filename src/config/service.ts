@@ -13,6 +13,19 @@ export const SERVICE_DEFAULTS: Tree = {
    * also HIERO_MIRROR_REST_UPSTREAM_URL, and UPSTREAM_URL as a shortcut for upstream.url.
    */
   upstream: { timeout: 20000, url: '' },
+  /** The response cache's own settings, beside the reference's cache.response keys. */
+  cache: {
+    response: {
+      /** How long the response cache keeps an answer that can no longer change (a duration). */
+      immutableMaxAge: '1d',
+      /** Bytes of answers the in-process tier holds in front of Redis; 0 turns that tier off. */
+      localMaxBytes: 64 * 1024 * 1024,
+      /** The longest a request waits on Redis, in ms (redis.commandTimeout caps it too). */
+      timeout: 100,
+      /** Prefix of this service's keys in Redis (a format version and a fingerprint follow it). */
+      keyPrefix: 'cqs:',
+    },
+  },
   server: {
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
@@ -43,3 +56,13 @@ export interface ServerSettings {
 
 /** Added to db.pool.statementTimeout when server.shutdownGrace is 0: the watchdog's margin and the answer's way out. */
 export const SHUTDOWN_MARGIN_MS = 5000;
+
+/** The key paths of SERVICE_DEFAULTS: honoured, like the reference's keys this service applies. */
+export const SERVICE_KEYS = [
+  'upstream',
+  'server',
+  'cache.response.immutableMaxAge',
+  'cache.response.localMaxBytes',
+  'cache.response.timeout',
+  'cache.response.keyPrefix',
+] as const;

@@ -22,8 +22,8 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export const METRICS_PATHS = ['/metrics', '/swagger/metrics/'] as const;
 
-/** Registers the request hooks and the scrape routes on the app. */
-export function registerMetrics(app: FastifyInstance, db: Db): void {
+/** Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is scraped too. */
+export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry): void {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
@@ -63,7 +63,7 @@ export function registerMetrics(app: FastifyInstance, db: Db): void {
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  const scrape = Registry.merge([processMetrics(), registry]);
+  const scrape = Registry.merge([processMetrics(), registry, ...(extra ? [extra] : [])]);
   for (const url of METRICS_PATHS) {
     app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
   }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Answer } from './cache/answer.ts';
 import { errorBody } from './errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -20,31 +21,24 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
 }
 
 /** Content type and ETag; Vary is the compression stage's (vary.ts). */
-function common(reply: FastifyReply, body: Buffer): string {
-  const etag = weakEtag(body);
+function common(reply: FastifyReply, body: Buffer, etag = weakEtag(body)): string {
   reply.header('content-type', JSON_TYPE).header('etag', etag);
   return etag;
 }
 
 /**
- * A successful JSON response with the reference's headers; 304 when the client's ETag matches.
- * The body is encoded once: the same bytes are hashed for the ETag and sent.
+ * A route's answer, fresh or replayed by the response cache (the same bytes and headers either
+ * way), with the reference's headers; 304 when the client's ETag matches.
  */
-export function sendJson(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  json: string,
-  headers: Record<string, string>,
-  status = 200,
-): FastifyReply {
-  const body = Buffer.from(json, 'utf8');
-  const etag = common(reply, body);
-  for (const [name, value] of Object.entries(headers)) reply.header(name, value);
-  if (isFresh(request, etag)) {
+export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Answer): FastifyReply {
+  common(reply, answer.body, answer.etag);
+  reply.header('cache-control', answer.cacheControl);
+  if (answer.link !== undefined) reply.header('link', answer.link);
+  if (isFresh(request, answer.etag)) {
     reply.removeHeader('content-type');
     return reply.code(304).send();
   }
-  return reply.code(status).send(body);
+  return reply.code(answer.status).send(answer.body);
 }
 
 /** The status and headers of an error response set on `reply`; its body returned, to be sent. */

@@ -1,7 +1,7 @@
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
@@ -11,13 +11,16 @@ import { ClientError, statusMessage } from './errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
 import { onClientError } from './clientErrors.ts';
 import { registerDrain } from './drain.ts';
+import { VERSION } from '../version.ts';
+import { answerOf } from './cache/answer.ts';
+import { createResponseCache } from './cache/responseCache.ts';
 import { registerHealth } from './health.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { linkOrigin } from './origin.ts';
 import { registerLoadShedding } from './pressure.ts';
 import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
-import { sendError, sendJson } from './respond.ts';
+import { sendAnswer, sendError } from './respond.ts';
 import { registerUpstream } from './upstream.ts';
 import { registerVary } from './vary.ts';
 
@@ -45,6 +48,12 @@ export interface Page {
   body: unknown;
   next?: string | null;
   status?: 200 | 206;
+  /**
+   * Set where it is certain: the answer can no longer change once the newest record file ends at or
+   * after this consensus timestamp (ns; 0n: it is final already). The response cache then keeps it
+   * for cache.response.immutableMaxAge instead of its max-age.
+   */
+  immutableAfter?: bigint;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Page>;
@@ -163,25 +172,20 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const drain = registerDrain(app);
   registerLoadShedding(app, config.server, db);
   registerHealth(app, db, () => drain.draining);
-  registerMetrics(app, db);
+  const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
+  if (cache) app.addHook('onClose', () => cache.close());
+  registerMetrics(app, db, cache?.metrics.registry);
   const { defaultCacheControl } = config.headers;
-  /** Runs a route's handler and sends its page with the route's headers. */
+  /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
   async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {
-    const page = await route.handler({
-      config,
-      db,
-      query: parseQuery(rawSearch(url)),
-      path,
-      params: request.params as Record<string, string>,
-      linkBase: linkBase(request),
-      now: clock,
-    });
-    const headers: Record<string, string> = {
-      'cache-control': headerKeyMatches(rawPath(url)) ? cacheControlOf(route, config) : defaultCacheControl,
+    const query = parseQuery(rawSearch(url));
+    const base = linkBase(request);
+    const compute = async () => {
+      const params = request.params as Record<string, string>;
+      const page = await route.handler({ config, db, query, path, params, linkBase: base, now: clock });
+      return answerOf(page, headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl);
     };
-    if (page.next) headers.link = `<${page.next}>; rel="next"`;
-    const json = page.body instanceof JsonText ? page.body.text : toJson(page.body);
-    return sendJson(request, reply, json, headers, page.status ?? 200);
+    return sendAnswer(request, reply, cache ? await cache.answer({ path, query, linkBase: base }, compute) : await compute());
   }
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app);

@@ -94,6 +94,19 @@ test('bindTimestampRange: the spec examples (60 days cut at the end nearest the 
   assert.equal((await normalizeTimestamps([c('gt', now)], { ...OFF, enabled: true, now })).range.empty, true);
 });
 
+test('upperBound: set by an upper bound or eq that takes effect, never by the clock', async () => {
+  assert.equal((await normalizeTimestamps([c('gte', 5n), c('lte', 20n)], OFF)).upperBound, 20n);
+  assert.equal((await normalizeTimestamps([c('gte', 5n), c('lt', 20n)], OFF)).upperBound, 19n);
+  assert.equal((await normalizeTimestamps([c('eq', 7n), c('eq', 9n)], OFF)).upperBound, 9n);
+  assert.equal((await normalizeTimestamps([c('gte', 5n)], OFF)).upperBound, undefined);
+  // dropped bounds: a bound of 0, a contradictory range
+  assert.equal((await normalizeTimestamps([c('lte', 0n)], OFF)).upperBound, undefined);
+  assert.equal((await normalizeTimestamps([c('gt', 10n), c('lt', 10n)], OFF)).upperBound, undefined);
+  // bindTimestampRange closes an open range at now: still not capped by the request
+  const bound = await normalizeTimestamps([c('gte', 5n)], { ...OFF, enabled: true, now: 50n, firstTransaction: async () => 1n });
+  assert.deepEqual([bound.range.upper?.value, bound.upperBound], [50n, undefined]);
+});
+
 test('property: the range matches exactly what the reference conditions match', async () => {
   const operator = fc.constantFrom<Operator>('eq', 'ne', 'lt', 'lte', 'gt', 'gte');
   const condition = fc.record({ operator, value: fc.oneof(fc.bigInt(0n, 24n), fc.constantFrom(MAX - 1n, MAX, MAX + 5n)) });
@@ -114,6 +127,13 @@ test('property: the range matches exactly what the reference conditions match', 
         assert.equal(!ours.range.empty && contains(ours.range, t, INT64), reference.matches(t), `t=${t}`);
       }
       for (const t of [MAX - 1n, MAX]) assert.equal(!ours.range.empty && contains(ours.range, t, INT64), reference.matches(t), `t=${t}`);
+      // upperBound (what makes a page final for the response cache): nothing above it matches, and
+      // the range does not move with the clock
+      if (ours.upperBound !== undefined) {
+        for (let t = ours.upperBound + 1n; t <= 32n; t++) assert.equal(reference.matches(t), false, `t=${t} above ${ours.upperBound}`);
+        const later = await normalizeTimestamps(conditions, { ...options, now: options.now + 17n });
+        assert.deepEqual([later.range, later.next, later.upperBound], [ours.range, ours.next, ours.upperBound]);
+      }
     }),
     { numRuns: 3000 },
   );

@@ -49,13 +49,15 @@ test("an operator's reference configuration passes: honoured, ignored with a war
   const env = {
     HIERO_MIRROR_REST_METRICS_ENABLED: 'false',
     HIERO_MIRROR_REST_REDIS_ENABLED: 'false',
+    HIERO_MIRROR_REST_REDIS_MAXMEMORY: '1Gb',
     HIERO_MIRROR_REST_DB_TLS_ENABLED: 'true',
     HIERO_MIRROR_REST_LOG_LEVEL: 'debug',
     HIERO_MIRROR_REST_RESPONSE_LIMIT_MAXX: '5',
   };
   const c = loadConfig(env, '/nonexistent');
   assert.equal(c.log.level, 'debug');
-  assert.ok(c.warnings.includes('ignored: not used by this service: redis.enabled (HIERO_MIRROR_REST_REDIS_ENABLED)'), c.warnings.join('\n'));
+  assert.ok(c.warnings.includes('ignored: not used by this service: redis.maxMemory (HIERO_MIRROR_REST_REDIS_MAXMEMORY)'), c.warnings.join('\n'));
+  assert.ok(!c.warnings.some((w) => w.includes('redis.enabled')), c.warnings.join('\n'));
   assert.ok(!c.warnings.some((w) => w.includes('db.tls')), 'db.tls.* is honoured');
   assert.equal(c.db.tls.enabled, true);
   assert.ok(c.warnings.some((w) => w.startsWith('unknown configuration key response.limit.maxx') && w.endsWith('did you mean response.limit.max?')), c.warnings.join('\n'));

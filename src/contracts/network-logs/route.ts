@@ -30,6 +30,8 @@ interface LogsPage {
   order: Paging['order'];
   /** The values of the next-page link, or null when there is none. */
   linkValues: Array<[string, LastValue]> | null;
+  /** Page.immutableAfter: the timestamp range's capped end (not for a lookup by transaction hash). */
+  immutableAfter?: bigint;
 }
 
 export const networkLogsRoute: Route = {
@@ -46,7 +48,8 @@ export const networkLogsRoute: Route = {
     const page = await networkLogs(request);
     if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
     const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
-    return listingPage('logs', page.logs, next);
+    const listing = listingPage('logs', page.logs, next);
+    return page.immutableAfter === undefined ? listing : { ...listing, immutableAfter: page.immutableAfter };
   },
 };
 
@@ -60,6 +63,8 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
 
   let timestamp: Bounds['timestamp'];
   let bound: bigint | undefined;
+  // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never final
+  let immutableAfter: bigint | undefined;
   if (hash !== undefined) {
     let range = emptyRange<bigint>();
     for (const c of conditions) range = narrow(range, c.operator, c.value, INT64);
@@ -77,6 +82,7 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
     });
     const { range } = normalized;
     bound = normalized.next;
+    immutableAfter = normalized.upperBound;
     timestamp = {};
     if (range.eq !== undefined) timestamp.equal = filter('eq', range.eq[0]!);
     if (range.lower) timestamp.lower = filter('gte', range.lower.value);
@@ -92,7 +98,9 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
       : await findLogs(db, { contractId: 0n, boxes, topics: topicValues(filters), order, limit, closeIntervalNs: config.query.maxRecordFileCloseIntervalNs });
   const blocks = pageBlocks(rows);
   const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
-  return { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
+  const result: LogsPage = { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
+  if (immutableAfter !== undefined) result.immutableAfter = immutableAfter;
+  return result;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { listingPage, nextPageLink } from '../../http/listing.ts';
 import { nextLink } from '../../http/links.ts';
-import type { Route } from '../../http/server.ts';
+import type { Page, Route } from '../../http/server.ts';
 import { findBlock, senderRange } from '../results/route.ts';
 import { transactionIndexes } from '../results/params.ts';
 import type { DetailedResultRow } from '../shared/detailedResult.ts';
@@ -35,14 +35,18 @@ export const networkResultsRoute: Route = {
     checkTimestampRange(query);
     const indexes = transactionIndexes(query.transactionIndexes);
     const { limit, order } = query.paging;
-    const { range: timestamp, next: bound } = await normalizeTimestamps(conditions, {
+    const { range: timestamp, next: bound, upperBound } = await normalizeTimestamps(conditions, {
       enabled: config.query.bindTimestampRange,
       maxRangeNs: config.query.maxTransactionsTimestampRangeNs,
       order,
       now: now(),
       firstTransaction: () => findFirstTransaction(db),
     });
-    if (timestamp.empty || sender.empty) return EMPTY;
+    // final once the network is past the range's end; a sender given by address is resolved
+    // through the entity table, and is left out of that rule
+    const settle = (page: Page): Page =>
+      upperBound === undefined || query.senders.some((s) => s.sender.kind !== 'id') ? page : { ...page, immutableAfter: upperBound };
+    if (timestamp.empty || sender.empty) return settle(EMPTY);
 
     const rows = await findResults<DetailedResultRow>(db, {
       contractId: 0n,
@@ -54,7 +58,7 @@ export const networkResultsRoute: Route = {
       limit,
       detailed: true,
     });
-    if (rows.length === 0) return EMPTY;
+    if (rows.length === 0) return settle(EMPTY);
     const [eths, candidates] = await Promise.all([
       findEthereumTransactions(db, rows),
       findPageBlocks(
@@ -70,6 +74,6 @@ export const networkResultsRoute: Route = {
     if (next === null && bound !== undefined) {
       next = nextLink(request.linkBase, request.path, request.query, order, [['timestamp', { value: formatTimestamp(bound)!, inclusive: false }]]);
     }
-    return listingPage('results', results, next);
+    return settle(listingPage('results', results, next));
   },
 };

@@ -17,6 +17,7 @@ export const resultByTimestampRoute: Route = {
   async handler({ config, db, query, params }) {
     const { contract, timestamp } = parseResultByTimestampParams(params.contractId!, params.timestamp!, query, config);
     const contractId = await resolveContract(db, contract);
-    return callPage(db, timestamp, contractId, contractId);
+    // a call that happened is history: final at once
+    return { ...(await callPage(db, timestamp, contractId, contractId)), immutableAfter: 0n };
   },
 };

@@ -28,21 +28,19 @@ export const resultByTransactionRoute: Route = {
     if (transaction.kind === 'hash') {
       const match = await findByHash(db, transaction.hash);
       if (match === undefined) throw notFound();
-      return callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n);
+      // the earliest transaction with this hash: a later one cannot displace it, so final at once
+      return { ...(await callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n)), immutableAfter: 0n };
     }
     const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
-    const matches = await findByTransactionId(db, {
-      payer: transaction.payer,
-      validStartNs: transaction.validStartNs,
-      // the window's end is capped at the column's range (the reference overflows: 503)
-      latestNs: end > INT64.max! ? INT64.max! : end,
-      nonce,
-    });
+    // the window's end is capped at the column's range (the reference overflows: 503)
+    const latestNs = end > INT64.max! ? INT64.max! : end;
+    const matches = await findByTransactionId(db, { payer: transaction.payer, validStartNs: transaction.validStartNs, latestNs, nonce });
     // Several transactions share the id when a schedule's execution does: then it is no contract
     // call of its own (404). Several contract transactions with one id breach an invariant of the
     // data, not of the request: 500, as the reference (and its spec) answer.
     if (matches.length === 0 || (matches.length > 1 && matches.some((m) => !CONTRACT_TYPES.has(m.type)))) throw notFound();
     if (matches.length > 1) throw new Error(`${matches.length} contract transactions share the transaction id ${params.transactionIdOrHash}`);
-    return callPage(db, BigInt(matches[0]!.consensus_timestamp), transaction.payer, 0n);
+    // another transaction with this id (making it 404) can still come until its window has passed
+    return { ...(await callPage(db, BigInt(matches[0]!.consensus_timestamp), transaction.payer, 0n)), immutableAfter: latestNs };
   },
 };

@@ -28,6 +28,11 @@ export interface NetworkTimestamps {
   range: Range<bigint>;
   /** With bindTimestampRange: the bound that the next page starts from (exclusive), if the range was cut. */
   next?: bigint;
+  /**
+   * The highest timestamp the range can match when the conditions cap it (an upper bound or `eq`
+   * that takes effect), never the clock's `now`: once the network is final through it, so is the page.
+   */
+  upperBound?: bigint;
 }
 
 const MAX = INT64.max!;
@@ -54,6 +59,7 @@ export async function normalizeTimestamps(conditions: readonly TimestampConditio
     lo = undefined;
     hi = undefined;
   }
+  const upperBound = eq.length > 0 ? eq.reduce((a, b) => (a > b ? a : b)) : hi !== undefined && hi !== 0n ? hi : undefined;
   let next: bigint | undefined;
   if (bind.enabled && eq.length === 0) {
     lo ??= await bind.firstTransaction();
@@ -68,5 +74,8 @@ export async function normalizeTimestamps(conditions: readonly TimestampConditio
   if (hi !== undefined && hi !== 0n) range = narrow(range, 'lte', hi, INT64);
   for (const value of eq) range = narrow(range, 'eq', value, INT64);
   for (const value of ne) range = narrow(range, 'ne', value, INT64);
-  return next === undefined ? { range } : { range, next };
+  const result: NetworkTimestamps = { range };
+  if (next !== undefined) result.next = next;
+  if (upperBound !== undefined) result.upperBound = upperBound;
+  return result;
 }

@@ -1,0 +1,75 @@
+/**
+ * A successful answer as the cache keeps it: status, the JSON body before any content-encoding, its
+ * ETag, and the headers the route set (cache-control, link). Everything else a response carries is
+ * derived from these on the way out, exactly as for a fresh answer. In Redis an entry is one value:
+ * a JSON line with the fields, then the body (gzipped when cache.response.compress and the body has
+ * at least 150 bytes, as the reference stores it).
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { JsonText, toJson } from '../../format/json.ts';
+import { weakEtag } from '../respond.ts';
+import type { Page } from '../server.ts';
+
+export interface Answer {
+  status: 200 | 206;
+  body: Buffer;
+  etag: string;
+  cacheControl: string;
+  link?: string;
+}
+
+/** An answer just computed, with what its route knows of its finality (Page.immutableAfter). */
+export interface ComputedAnswer extends Answer {
+  immutableAfter?: bigint;
+}
+
+/** A handler's page as an answer: the body encoded once (the same bytes are hashed for the ETag and sent). */
+export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
+  const body = Buffer.from(page.body instanceof JsonText ? page.body.text : toJson(page.body), 'utf8');
+  const answer: ComputedAnswer = { status: page.status ?? 200, body, etag: weakEtag(body), cacheControl };
+  if (page.next) answer.link = `<${page.next}>; rel="next"`;
+  if (page.immutableAfter !== undefined) answer.immutableAfter = page.immutableAfter;
+  return answer;
+}
+
+/** The reference's cache.response.compressThreshold. */
+export const COMPRESS_THRESHOLD = 150;
+
+interface Fields {
+  s: 200 | 206;
+  e: string;
+  c: string;
+  l?: string;
+  /** The body is gzipped. */
+  z?: 1;
+}
+
+const NEWLINE = 0x0a;
+
+export function encodeAnswer(answer: Answer, compress: boolean): Buffer {
+  const gzip = compress && answer.body.length >= COMPRESS_THRESHOLD;
+  const fields: Fields = { s: answer.status, e: answer.etag, c: answer.cacheControl };
+  if (answer.link !== undefined) fields.l = answer.link;
+  if (gzip) fields.z = 1;
+  return Buffer.concat([Buffer.from(`${JSON.stringify(fields)}\n`), gzip ? gzipSync(answer.body) : answer.body]);
+}
+
+/** The answer stored in `value`; undefined for a value this version did not write. */
+export function decodeAnswer(value: Buffer): Answer | undefined {
+  const end = value.indexOf(NEWLINE);
+  if (end < 0) return undefined;
+  let fields: Partial<Fields>;
+  try {
+    fields = JSON.parse(value.subarray(0, end).toString('utf8')) as Partial<Fields>;
+    if ((fields.s !== 200 && fields.s !== 206) || typeof fields.e !== 'string' || typeof fields.c !== 'string') return undefined;
+    if (fields.l !== undefined && typeof fields.l !== 'string') return undefined;
+    const stored = value.subarray(end + 1);
+    const body = fields.z === 1 ? gunzipSync(stored) : Buffer.from(stored);
+    return { status: fields.s, body, etag: fields.e, cacheControl: fields.c, ...(fields.l === undefined ? {} : { link: fields.l }) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What an entry costs the in-process tier: its body and a rough allowance for the rest. */
+export const answerBytes = (answer: Answer): number => answer.body.length + answer.etag.length + answer.cacheControl.length + (answer.link?.length ?? 0) + 200;

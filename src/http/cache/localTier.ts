@@ -1,0 +1,47 @@
+/**
+ * The in-process tier: the most recently used answers of this process, bounded in bytes
+ * (cache.response.localMaxBytes), each until its own expiry. It answers without a round trip to
+ * Redis, and keeps answering while Redis is away.
+ */
+import { LRUCache } from 'lru-cache';
+import { type Answer, answerBytes } from './answer.ts';
+
+export interface Held {
+  answer: Answer;
+  /** ms since the epoch. */
+  expiresAt: number;
+}
+
+export class LocalTier {
+  private readonly entries: LRUCache<string, Held>;
+
+  constructor(maxBytes: number) {
+    this.entries = new LRUCache<string, Held>({
+      maxSize: maxBytes,
+      sizeCalculation: (held) => answerBytes(held.answer),
+      // every entry gets its own ttl; this default only turns expiry tracking on
+      ttl: 1000,
+      allowStale: false,
+      updateAgeOnGet: false,
+    });
+  }
+
+  get(key: string, now = Date.now()): Held | undefined {
+    const held = this.entries.get(key);
+    return held !== undefined && held.expiresAt > now ? held : undefined;
+  }
+
+  /** Keeps `answer` for `ms` (an answer larger than the whole tier is not kept). */
+  set(key: string, answer: Answer, ms: number, now = Date.now()): void {
+    if (ms <= 0) return;
+    this.entries.set(key, { answer, expiresAt: now + ms }, { ttl: ms });
+  }
+
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

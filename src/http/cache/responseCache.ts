@@ -1,0 +1,108 @@
+/**
+ * The response cache: an in-process tier in front of a shared Redis tier, and in-process
+ * coalescing of identical requests. A request is answered from the first tier that holds it; a
+ * Redis hit is copied into the in-process tier for the time it has left; a miss runs the route
+ * once, however many identical requests arrive meanwhile, and stores the answer in both tiers for
+ * its lifetime (see lifetime.ts). A replayed answer is the stored one with max-age counted down.
+ */
+import type { Logger } from 'pino';
+import type { Config } from '../../config/config.ts';
+import type { Db } from '../../db/db.ts';
+import { type Answer, type ComputedAnswer, decodeAnswer, encodeAnswer } from './answer.ts';
+import { type CacheableRequest, cacheKey, keyNamespace } from './key.ts';
+import { countDown, lifetimeMs } from './lifetime.ts';
+import { LocalTier } from './localTier.ts';
+import { type CacheMetrics, cacheMetrics } from './metrics.ts';
+import { RedisTier } from './redisTier.ts';
+import { settledThrough } from './settled.ts';
+
+export interface ResponseCache {
+  /** The answer to `request`: from a tier, or from `compute` (whose errors reach the caller uncached). */
+  answer(request: CacheableRequest, compute: () => Promise<ComputedAnswer>): Promise<Answer>;
+  readonly metrics: CacheMetrics;
+  /** Resolves when every store started so far has finished (tests, shutdown). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ResponseCacheOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  version: string;
+}
+
+export function createResponseCache({ config, db, logger, version }: ResponseCacheOptions): ResponseCache {
+  const settings = config.cache;
+  const namespace = keyNamespace(config, version);
+  const local = settings.localMaxBytes > 0 ? new LocalTier(settings.localMaxBytes) : undefined;
+  // the tier reports failed commands to the metrics, which read the tier's state when scraped
+  const redis: RedisTier = new RedisTier(config, logger, () => metrics.redisError());
+  const metrics = cacheMetrics(local, redis);
+  const settled = settledThrough(db);
+  const inFlight = new Map<string, Promise<Answer>>();
+  const stores = new Set<Promise<void>>();
+
+  const replay = (answer: Answer, remainingMs: number): Answer => {
+    const cacheControl = countDown(answer.cacheControl, remainingMs);
+    return cacheControl === answer.cacheControl ? answer : { ...answer, cacheControl };
+  };
+
+  async function lookUpOrCompute(key: string, compute: () => Promise<ComputedAnswer>): Promise<Answer> {
+    if (redis.isUp) {
+      const stored = await redis.get(key);
+      const answer = stored && decodeAnswer(stored.value);
+      if (stored && answer) {
+        metrics.hit('redis');
+        local?.set(key, answer, stored.remainingMs);
+        return replay(answer, stored.remainingMs);
+      }
+      metrics.miss('redis');
+    }
+    let computed: ComputedAnswer;
+    try {
+      computed = await compute();
+    } catch (err) {
+      metrics.computed('no');
+      throw err;
+    }
+    const { immutableAfter, ...answer } = computed;
+    const lifetime = await lifetimeMs(computed, settings.immutableMaxAgeMs, settled);
+    metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
+    if (lifetime.ms > 0) {
+      local?.set(key, answer, lifetime.ms);
+      const store = redis.set(key, encodeAnswer(answer, settings.compress), lifetime.ms);
+      stores.add(store);
+      void store.finally(() => stores.delete(store));
+    }
+    return answer;
+  }
+
+  return {
+    metrics,
+    async answer(request, compute) {
+      const key = cacheKey(namespace, request);
+      const held = local?.get(key);
+      if (held) {
+        metrics.hit('local');
+        return replay(held.answer, held.expiresAt - Date.now());
+      }
+      if (local) metrics.miss('local');
+      const pending = inFlight.get(key);
+      if (pending) {
+        metrics.coalesced();
+        return pending;
+      }
+      const work = lookUpOrCompute(key, compute).finally(() => inFlight.delete(key));
+      inFlight.set(key, work);
+      return work;
+    },
+    async idle() {
+      while (stores.size > 0) await Promise.all([...stores]);
+    },
+    async close() {
+      await this.idle();
+      await redis.close();
+    },
+  };
+}

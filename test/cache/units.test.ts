@@ -1,0 +1,147 @@
+/**
+ * The response cache's pure parts: keys (what tells requests apart, what they share), lifetimes
+ * from cache-control and finality, the max-age countdown of replays, the stored form of an
+ * answer, and the byte bound of the in-process tier.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Answer, decodeAnswer, encodeAnswer } from '../../src/http/cache/answer.ts';
+import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
+import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
+import { LocalTier } from '../../src/http/cache/localTier.ts';
+import { sanitizeUri } from '../../src/http/cache/redisTier.ts';
+import { parseQuery, rawPath, rawSearch } from '../../src/http/query.ts';
+import { testConfig } from '../support/app.ts';
+
+const NS = keyNamespace(testConfig(), '1.0.0');
+const keyOf = (url: string, linkBase = '') => cacheKey(NS, { path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase });
+
+test('keys: requests that no handler can tell apart share a key', () => {
+  const same = (a: string, b: string) => assert.equal(keyOf(a), keyOf(b), `${a} vs ${b}`);
+  same('/api/v1/contracts/results?timestamp=gte:1&limit=2', '/api/v1/contracts/results?timestamp=gte%3A1&limit=2');
+  same('/api/v1/contracts/results?Limit=2&ORDER=DESC', '/api/v1/contracts/results?limit=2&order=desc');
+  same('/api/v1/contracts/results?topic0=a+b', '/api/v1/contracts/results?topic0=a%20b');
+  same('/api/v1/contracts/results?limit=2&', '/api/v1/contracts/results?limit=2');
+  same('/api/v1/contracts/results', '/api/v1/contracts/results?');
+});
+
+test('keys: everything an answer depends on tells requests apart', () => {
+  const differ = (a: string, b: string) => assert.notEqual(keyOf(a), keyOf(b), `${a} vs ${b}`);
+  // the case of the mount path picks the cache-control header; links repeat the path as sent
+  differ('/api/v1/contracts', '/API/v1/contracts');
+  differ('/api/v1/contracts/results', '/api/v1/contracts/results/');
+  differ('/api/v1/contracts/0.0.1001/results', '/api/v1/contracts/0.0.1002/results');
+  // parameter order is kept in links; values are case-sensitive except order/result
+  differ('/api/v1/contracts/results?limit=2&order=asc', '/api/v1/contracts/results?order=asc&limit=2');
+  differ('/api/v1/contracts/results?topic0=0xAB', '/api/v1/contracts/results?topic0=0xab');
+  differ('/api/v1/contracts/results?limit=2&limit=3', '/api/v1/contracts/results?limit=3&limit=2');
+  // no ambiguity between where the path ends and the query starts
+  differ('/api/v1/contracts/results?a=b', '/api/v1/contracts/results%3Fa=b');
+  // response.includeHostInLink: the host links start with
+  assert.notEqual(keyOf('/api/v1/contracts', 'http://a:5551'), keyOf('/api/v1/contracts', 'http://b:5551'));
+});
+
+test('keys: the namespace holds the prefix and a fingerprint of the version, database and answer-shaping settings', () => {
+  assert.match(NS, /^cqs:v1:[\w-]{12}:$/);
+  assert.equal(keyNamespace(testConfig(), '1.0.0'), NS);
+  assert.notEqual(keyNamespace(testConfig(), '1.0.1'), NS);
+  assert.notEqual(keyNamespace(testConfig({ HIERO_MIRROR_REST_RESPONSE_LIMIT_DEFAULT: '10' }), '1.0.0'), NS);
+  assert.notEqual(keyNamespace(testConfig({ DATABASE_URL: 'postgres://u:p@h:5432/other' }), '1.0.0'), NS);
+  // the password is no part of it
+  assert.equal(
+    keyNamespace(testConfig({ DATABASE_URL: 'postgres://u:one@h:5432/d' }), '1.0.0'),
+    keyNamespace(testConfig({ DATABASE_URL: 'postgres://u:two@h:5432/d' }), '1.0.0'),
+  );
+  // settings that shape no answer leave it alone
+  assert.equal(keyNamespace(testConfig({ HIERO_MIRROR_REST_REDIS_URI: 'redis://elsewhere:6379' }), '1.0.0'), NS);
+  assert.match(keyNamespace(testConfig({ HIERO_MIRROR_REST_CACHE_RESPONSE_KEYPREFIX: 'test:' }), '1.0.0'), /^test:v1:/);
+});
+
+test('lifetime: max-age of the answer, 1 s without one, none for no-store, private or max-age=0', () => {
+  assert.equal(maxAgeSeconds('public, max-age=10'), 10);
+  assert.equal(maxAgeSeconds('public, max-age=600'), 600);
+  assert.equal(maxAgeSeconds('MAX-AGE=5, public'), 5);
+  assert.equal(maxAgeSeconds('public'), 1);
+  assert.equal(maxAgeSeconds('public, s-maxage=30'), 1);
+  assert.equal(maxAgeSeconds('public, max-age=0'), 0);
+  assert.equal(maxAgeSeconds('no-store'), 0);
+  assert.equal(maxAgeSeconds('private, max-age=60'), 0);
+});
+
+test('lifetime: a final 200 lives cache.response.immutableMaxAge once the network is settled through its end', async () => {
+  const day = 86_400_000;
+  let asked = 0;
+  const settled = (through: bigint | undefined) => async () => (asked++, through);
+  const answer = (immutableAfter?: bigint, status = 200) => ({ status, cacheControl: 'public, max-age=10', ...(immutableAfter === undefined ? {} : { immutableAfter }) });
+  assert.deepEqual(await lifetimeMs(answer(), day, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(await lifetimeMs(answer(100n), day, settled(100n)), { ms: day, immutable: true });
+  assert.deepEqual(await lifetimeMs(answer(101n), day, settled(100n)), { ms: 10_000, immutable: false });
+  // an empty record_file table, or a failing database, settles nothing
+  assert.deepEqual(await lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, immutable: false });
+  // 0n needs no database at all
+  asked = 0;
+  assert.deepEqual(await lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, immutable: true });
+  assert.equal(asked, 0);
+  // a partial answer (206) may still be completed; no-store is never kept
+  assert.deepEqual(await lifetimeMs(answer(0n, 206), day, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(await lifetimeMs({ status: 200, cacheControl: 'no-store', immutableAfter: 0n }, day, settled(100n)), { ms: 0, immutable: false });
+  // an immutable lifetime shorter than max-age changes nothing
+  assert.deepEqual(await lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, immutable: false });
+});
+
+test('replays: max-age counts down with the time left (rounded up), never up, other directives kept', () => {
+  assert.equal(countDown('public, max-age=10', 10_000), 'public, max-age=10');
+  assert.equal(countDown('public, max-age=10', 9_001), 'public, max-age=10');
+  assert.equal(countDown('public, max-age=10', 3_500), 'public, max-age=4');
+  assert.equal(countDown('public, max-age=10', 0), 'public, max-age=0');
+  assert.equal(countDown('public, max-age=600', 86_000_000), 'public, max-age=600');
+  assert.equal(countDown('max-age=10, stale-while-revalidate=5', 2_000), 'max-age=2, stale-while-revalidate=5');
+  assert.equal(countDown('public', 500), 'public');
+});
+
+test('stored answers: fields and body come back as they went in, gzipped from 150 bytes when compress is on', () => {
+  const answer = (body: string, link?: string): Answer => ({
+    status: 200,
+    body: Buffer.from(body),
+    etag: 'W/"2-abc"',
+    cacheControl: 'public, max-age=10',
+    ...(link ? { link } : {}),
+  });
+  const long = `{"results":[${'{"a":"0x0000"},'.repeat(40)}1]}`;
+  for (const a of [answer('{}'), answer(long, '</api/v1/contracts?limit=1&contract.id=lt:0.0.5>; rel="next"'), { ...answer('{"x":1}'), status: 206 as const }]) {
+    for (const compress of [true, false]) assert.deepEqual(decodeAnswer(encodeAnswer(a, compress)), a);
+  }
+  assert.ok(encodeAnswer(answer(long), true).length < long.length / 2);
+  assert.ok(encodeAnswer(answer(long), false).includes(Buffer.from(long)));
+  assert.ok(encodeAnswer(answer('{"short":1}'), true).includes(Buffer.from('{"short":1}')));
+  // what this version did not write is a miss, not an error
+  for (const junk of ['', 'no newline', '{"s":500,"e":"x","c":"y"}\n{}', '{"s":200}\n{}', '{"s":200,"e":"x","c":"y","z":1}\nnot gzip']) {
+    assert.equal(decodeAnswer(Buffer.from(junk)), undefined, junk);
+  }
+});
+
+test('the in-process tier: bounded in bytes (least recently used go first), entries expire on their own', () => {
+  const body = (n: number): Answer => ({ status: 200, body: Buffer.alloc(n, 0x20), etag: 'e', cacheControl: 'c' });
+  const tier = new LocalTier(10_000);
+  tier.set('a', body(4000), 60_000);
+  tier.set('b', body(4000), 60_000);
+  assert.ok(tier.get('a'));
+  tier.set('c', body(4000), 60_000);
+  assert.ok(tier.get('a') && tier.get('c'));
+  assert.equal(tier.get('b'), undefined);
+  assert.ok(tier.bytes <= 10_000);
+  tier.set('huge', body(20_000), 60_000);
+  assert.equal(tier.get('huge'), undefined);
+  const now = Date.now();
+  tier.set('short', body(10), 1000, now);
+  assert.ok(tier.get('short', now + 999));
+  assert.equal(tier.get('short', now + 1000), undefined);
+  tier.set('never', body(10), 0);
+  assert.equal(tier.get('never'), undefined);
+});
+
+test('Redis URIs are logged without credentials', () => {
+  assert.equal(sanitizeUri('redis://user:secret@cache:6379/2'), 'redis://***:***@cache:6379/2');
+  assert.equal(sanitizeUri('redis://:secret@cache:6379'), 'redis://***:***@cache:6379');
+  assert.equal(sanitizeUri('redis://127.0.0.1:6379'), 'redis://127.0.0.1:6379');
+});
