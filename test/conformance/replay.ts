@@ -13,7 +13,8 @@ import { type SpecCase, type SpecFile, readSpecFile } from './specFile.ts';
 
 /** The reference reads response.limit.default once at start-up, so a spec's override of it has no effect. */
 function specConfig(overrides: Record<string, unknown>) {
-  const config = loadConfig({}, '/nonexistent', overrides);
+  // load shedding on event-loop delay off: a loaded machine must not turn an answer into a 503
+  const config = loadConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXEVENTLOOPDELAY: '0' }, '/nonexistent', overrides);
   config.response.limit.default = (defaultTree().response as { limit: { default: number } }).limit.default;
   return config;
 }

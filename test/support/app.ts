@@ -10,9 +10,14 @@ import type { Db } from '../../src/db/db.ts';
 import { type Route, buildApp } from '../../src/http/server.ts';
 import { type TestDatabase, openTestDatabase } from './database.ts';
 
-/** The default configuration: no configuration file, no environment; `env` as environment variables. */
+/**
+ * The default configuration (no configuration file, no environment; `env` as environment
+ * variables), except that load shedding on event-loop delay is off: on a loaded test machine a
+ * slow start-up (the docs' schemas) would otherwise shed the first requests of a test. The tests
+ * of shedding turn it on again through `env`.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig(env, '/nonexistent');
+  return loadConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXEVENTLOOPDELAY: '0', ...env }, '/nonexistent');
 }
 
 export interface AppOptions {
