@@ -59,7 +59,9 @@ export async function normalizeTimestamps(conditions: readonly TimestampConditio
     lo = undefined;
     hi = undefined;
   }
-  const upperBound = eq.length > 0 ? eq.reduce((a, b) => (a > b ? a : b)) : hi !== undefined && hi !== 0n ? hi : undefined;
+  // With bindTimestampRange, a range without eq is cut relative to the clock: never final.
+  const upperBound =
+    eq.length > 0 ? eq.reduce((a, b) => (a > b ? a : b)) : hi !== undefined && hi !== 0n && !bind.enabled ? hi : undefined;
   let next: bigint | undefined;
   if (bind.enabled && eq.length === 0) {
     lo ??= await bind.firstTransaction();
