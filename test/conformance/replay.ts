@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { defaultTree, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { appOn, get } from '../support/app.ts';
+import { cacheRedisUrl, cachedApps } from './cached.ts';
 import { compareResponse } from './compare.ts';
 import { clearTables, loadSetup } from './loader.ts';
 import { readSpecFile } from './specFile.ts';
@@ -50,14 +51,18 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
     return;
   }
   const clock = fakeClock(spec.setup);
+  const redisUrl = cacheRedisUrl();
   for (const run of spec.runs) {
-    const app = appOn(db, { config: specConfig(run.config), ...(clock ? { clock } : {}) });
+    const config = specConfig(run.config);
+    const cached = redisUrl ? await cachedApps(db, config, clock, redisUrl) : undefined;
+    const app = cached?.first ?? appOn(db, { config, ...(clock ? { clock } : {}) });
     for (const testCase of run.cases) {
-      const response = await get(app, testCase.url);
+      const response = cached ? await app.inject({ method: 'GET', url: testCase.url, headers: { 'x-request-id': 'conformance' } }) : await get(app, testCase.url);
       const problems = compareResponse(
         { status: response.statusCode, headers: response.headers, body: response.body },
         { status: testCase.status, body: testCase.body, headers: spec.headers },
       );
+      if (cached) problems.push(...(await cached.replay(testCase.url, response)));
       if (problems.length === 0) {
         tally.passed++;
       } else {
@@ -65,6 +70,14 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
         process.stdout.write(`FAIL ${name}${run.label ? ` [${run.label}]` : ''}\n  GET ${testCase.url}\n  ${problems.join('\n  ').replaceAll('\n', '\n  ')}\n`);
       }
     }
-    await app.close();
+    if (cached) {
+      const problems = await cached.finish();
+      if (problems.length > 0) {
+        tally.failed++;
+        process.stdout.write(`FAIL ${name}${run.label ? ` [${run.label}]` : ''}: response cache\n  ${problems.join('\n  ')}\n`);
+      }
+    } else {
+      await app.close();
+    }
   }
 }
