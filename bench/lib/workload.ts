@@ -6,7 +6,10 @@
  * lookups, per-contract result and log pages, state, and /contracts pages; and a hot set: the newest
  * blocks' results and logs, which every relay polls.
  */
-import type pg from 'pg';
+/** What the sampling needs of a database client: pg.Client, or a wrapper of the service's Db. */
+export interface Queryable {
+  query<R>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 import { entityIdToString } from '../../src/format/entityId.ts';
 import { formatTimestamp } from '../../src/format/timestamp.ts';
 
@@ -49,9 +52,9 @@ export interface Samples {
 }
 
 /** Reads the samples; `perKind` rows of each kind at most (fewer when the table is smaller). */
-export async function sampleDatabase(client: pg.Client, perKind: number, seed: number): Promise<Samples> {
+export async function sampleDatabase(client: Queryable, perKind: number, seed: number): Promise<Samples> {
   await client.query('select setseed($1)', [seed]);
-  const rows = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = [perKind]) => (await client.query<T>(text, values)).rows;
+  const rows = async <T>(text: string, values: unknown[] = [perKind]) => (await client.query<T>(text, values)).rows;
   const blockColumns = 'index::text as index, consensus_start::text as start, consensus_end::text as end';
   const blocks = await rows<Block>(`select ${blockColumns} from record_file order by random() limit $1`);
   const newest = await rows<Block>(`select ${blockColumns} from record_file order by consensus_end desc limit 3`, []);
@@ -205,10 +208,12 @@ export function buildWorkload(s: Samples, count: number, random: () => number): 
     const j = Math.floor(random() * (i + 1));
     [urls[i], urls[j]] = [urls[j]!, urls[i]!];
   }
-  const newestTopics = s.logs.filter((l) => l.topic0).slice(0, 1);
+  const topicCounts = new Map<string, number>();
+  for (const l of s.logs) if (l.topic0) topicCounts.set(l.topic0, (topicCounts.get(l.topic0) ?? 0) + 1);
+  const commonest = [...topicCounts].sort((a, b) => b[1] - a[1])[0]?.[0];
   const hot = [
     ...s.newest.flatMap((b) => [blockResults(b), blockLogs(b)]),
-    ...s.newest.slice(0, 1).flatMap((b) => newestTopics.map((l) => `${blockLogs(b)}&topic0=0x${l.topic0}`)),
+    ...(commonest && s.newest[0] ? [`${blockLogs(s.newest[0])}&topic0=0x${commonest}`] : []),
   ];
   return { urls, hot, shapes };
 }
