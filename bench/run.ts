@@ -6,9 +6,11 @@
  *     --connections 16 --duration 30 [--warmup 5] [--pid N | --start "<server command>"] [--json out.json]
  *
  * Sends the URL list round-robin (every connection walks the whole list, each from its own offset, so
- * the mix is uniform over the URLs) with autocannon at a fixed concurrency for a fixed duration, and
+ * the mix is uniform over the URLs), or with --mix zipf skewed by popularity rank (line order) plus a
+ * hot set polled by every client (--hot-file), with autocannon at a fixed concurrency for a fixed duration, and
  * reports per endpoint (classified by path) and in total: requests/s, p50/p90/p99/max latency, non-2xx,
- * 5xx and connection errors; with --pid or --start also the server process tree's CPU and RSS.
+ * 5xx and connection errors; with --pid or --start also the server process tree's CPU and RSS; with the
+ * response cache on, its hit ratio per tier (from the server's /metrics).
  * See bench/README.md.
  */
 import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
@@ -20,7 +22,9 @@ import autocannon from 'autocannon';
 import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
 import { type Summary, type UrlStats, newUrlStats, recordResponse, summarize } from './lib/stats.ts';
+import { type CacheReport, cacheReport, scrapeCacheCounters } from './lib/cacheMetrics.ts';
 import { ENDPOINTS, ENDPOINT_LABELS, type Endpoint, classify, readUrlFile } from './lib/urls.ts';
+import { seededRandom, zipfSampler } from './lib/workload.ts';
 
 const USAGE = `Usage: npm run bench -- --url-file FILE [options]
 
@@ -33,7 +37,13 @@ const USAGE = `Usage: npm run bench -- --url-file FILE [options]
   --start "CMD"        start the server with sh -c CMD, wait until it answers, SIGTERM it at the end
   --start-timeout S    how long to wait for a started server to answer                 (default 60)
   --server-log FILE    output of the started server       (default $TMPDIR/cqs-bench-server-<pid>.log)
-  --only LIST          comma list of endpoints to keep from the file: lookup,results,logs
+  --only LIST          comma list of endpoints to keep from the file (${ENDPOINTS.join(',')})
+  --mix MODE           round-robin (every URL equally often) or zipf                   (default round-robin)
+  --zipf-s S           zipf exponent: rank k (line k of the file) is asked for in proportion to 1/k^S (default 1)
+  --hot-file FILE      zipf: URLs every client polls (the newest blocks), asked for with --hot-share
+  --hot-share P        zipf: share of requests that go to the hot set (0..1)                (default 0.2)
+  --seed N             zipf: seed of the request sequences                                    (default 1)
+  --skip-preflight     do not request every URL once before the run (it would warm a cache)
   --header "K: V"      extra request header (repeatable), e.g. --header "accept-encoding: gzip"
   --timeout S          per-request timeout, counted as an error                        (default 10)
   --sample-ms N        CPU/RSS sampling interval                                      (default 500)
@@ -51,6 +61,12 @@ interface Options {
   startTimeout: number;
   serverLog?: string;
   only?: Endpoint[];
+  mix: 'round-robin' | 'zipf';
+  zipfS: number;
+  hotFile?: string;
+  hotShare: number;
+  seed: number;
+  skipPreflight: boolean;
   headers: Record<string, string>;
   timeout: number;
   sampleMs: number;
@@ -92,6 +108,12 @@ function parseOptions(argv: string[]): Options {
         'start-timeout': { type: 'string' },
         'server-log': { type: 'string' },
         only: { type: 'string' },
+        mix: { type: 'string', default: 'round-robin' },
+        'zipf-s': { type: 'string', default: '1' },
+        'hot-file': { type: 'string' },
+        'hot-share': { type: 'string', default: '0.2' },
+        seed: { type: 'string', default: '1' },
+        'skip-preflight': { type: 'boolean', default: false },
         header: { type: 'string', multiple: true, default: [] },
         timeout: { type: 'string' },
         'sample-ms': { type: 'string' },
@@ -123,6 +145,12 @@ function parseOptions(argv: string[]): Options {
     only = values.only.split(',').map((e) => e.trim()) as Endpoint[];
     for (const e of only) if (!ENDPOINTS.includes(e)) usage(`--only: unknown endpoint ${e} (${ENDPOINTS.join(', ')})`);
   }
+  if (values.mix !== 'round-robin' && values.mix !== 'zipf') usage(`--mix must be round-robin or zipf, got ${values.mix}`);
+  const zipfS = Number(values['zipf-s']);
+  if (!(zipfS >= 0 && zipfS <= 10)) usage(`--zipf-s must be a number from 0 to 10, got ${values['zipf-s']}`);
+  const hotShare = Number(values['hot-share']);
+  if (!(hotShare >= 0 && hotShare <= 1)) usage(`--hot-share must be a number from 0 to 1, got ${values['hot-share']}`);
+  if (values['hot-file'] && values.mix !== 'zipf') usage('--hot-file needs --mix zipf');
   const headers: Record<string, string> = {};
   for (const h of values.header ?? []) {
     const i = h.indexOf(':');
@@ -140,6 +168,12 @@ function parseOptions(argv: string[]): Options {
     startTimeout: positiveInt('start-timeout', values['start-timeout'], 60),
     serverLog: values['server-log'],
     only,
+    mix: values.mix,
+    zipfS,
+    hotFile: values['hot-file'],
+    hotShare: values['hot-file'] ? hotShare : 0,
+    seed: positiveInt('seed', values.seed, 1, 0),
+    skipPreflight: values['skip-preflight']!,
     headers,
     timeout: positiveInt('timeout', values.timeout, 10),
     sampleMs: positiveInt('sample-ms', values['sample-ms'], 500, 50),
@@ -168,8 +202,17 @@ interface LoadResult {
  * response that autocannon is about to report (synchronously, as its `response` event) belongs to.
  * Errors are attributed through the per-connection count of requests sent (k-th request = k-th URL of
  * the connection's rotation; with pipelining 1 the outstanding request is the last one sent).
+ * With `sampler` (the zipf mix) each connection instead draws every next URL from its own sequence,
+ * and the outstanding request is the last one drawn.
  */
-function runLoad(base: URL, paths: string[], connections: number, duration: number, opts: Options): Promise<LoadResult> {
+function runLoad(
+  base: URL,
+  paths: string[],
+  connections: number,
+  duration: number,
+  opts: Options,
+  sampler?: (connection: number) => () => number,
+): Promise<LoadResult> {
   const n = paths.length;
   const perUrl = paths.map(newUrlStats);
   let current = -1;
@@ -193,6 +236,21 @@ function runLoad(base: URL, paths: string[], connections: number, duration: numb
         headers: opts.headers,
         requests: makeRequests(0),
         setupClient: (client) => {
+          if (sampler) {
+            const draw = sampler(clientNo++);
+            let last = 0;
+            const events = client as unknown as EventEmitter;
+            events.on('timeout', () => void perUrl[last]!.errors++);
+            events.on('connError', () => void perUrl[last]!.errors++);
+            client.setRequests([
+              {
+                method: 'GET',
+                setupRequest: (request) => ({ ...request, path: paths[(last = draw())]! }),
+                onResponse: () => void (current = last),
+              },
+            ]);
+            return;
+          }
           const offset = Math.floor((clientNo++ * n) / connections) % n;
           const order = makeRequests(offset).map((r) => paths.indexOf(r.path!));
           let sent = 0;
@@ -257,6 +315,8 @@ interface LevelReport {
   server: ProcessReport | null;
   /** host busy time not explained by the server tree, postgres and this load generator, % of one core */
   otherCpuPercent: number | null;
+  /** the response cache during the measured window (null when the server has none) */
+  cache: CacheReport | null;
 }
 
 const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '-');
@@ -283,6 +343,13 @@ function printLevel(r: LevelReport, top: number): void {
     `unexpected vs pre-flight: ${r.unexpectedStatus}; connection errors ${r.errors} (timeouts ${r.timeouts})` +
     (r.unattributed ? `; UNATTRIBUTED responses ${r.unattributed}` : ''));
   out.push(`autocannon cross-check: ${f0(r.autocannon.rpsAverage)} req/s, p50 ${r.autocannon.latencyP50} / p90 ${r.autocannon.latencyP90} / p99 ${r.autocannon.latencyP99} ms; load generator CPU ${f0(r.loadGeneratorCpuPercent)}% of a core`);
+  if (r.cache) {
+    const c = r.cache;
+    const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
+    const computed = Object.entries(c.computed).map(([k, v]) => `${k} ${v}`).join(', ');
+    out.push(`response cache (one process's /metrics): hit ratio ${pct(c.hitRatio)}; in-process ${c.localHits} hits (${pct(c.localHitRatio)}), ` +
+      `Redis ${c.redisHits} hits (${pct(c.redisHitRatio)} of its lookups), coalesced ${c.coalesced}, computed: ${computed || 'none'}; Redis errors ${c.redisErrors}`);
+  }
   if (r.server) {
     const s = r.server;
     const tree = s.processes.map((p) => `${p.pid} ${p.comm} ${f1(p.rssMb)} MB`).join(', ');
@@ -322,8 +389,19 @@ async function preflight(base: URL, paths: string[], headers: Record<string, str
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   let paths = readUrlFile(resolve(opts.urlFile));
-  if (opts.only) paths = paths.filter((p) => opts.only!.includes(classify(p)));
+  let hot = opts.hotFile ? readUrlFile(resolve(opts.hotFile)) : [];
+  if (opts.only) {
+    paths = paths.filter((p) => opts.only!.includes(classify(p)));
+    hot = hot.filter((p) => opts.only!.includes(classify(p)));
+  }
   if (paths.length === 0) usage('no URL left after --only');
+  const ranked = paths.length;
+  // the zipf mix draws ranks 0..ranked-1 from the URL file and ranked.. from the hot set
+  paths = [...paths, ...hot];
+  const sampler =
+    opts.mix === 'zipf'
+      ? (connection: number) => zipfSampler(ranked, opts.zipfS, hot.length, opts.hotShare, seededRandom(opts.seed * 1_000_003 + connection))
+      : undefined;
   const endpointOf = paths.map(classify);
 
   const machine = {
@@ -334,7 +412,8 @@ async function main(): Promise<void> {
   };
   process.stdout.write(
     `machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}\n` +
-      `mix: ${paths.length} URLs from ${opts.urlFile} (${ENDPOINTS.map((e) => `${e} ${endpointOf.filter((x) => x === e).length}`).join(', ')}), round-robin; target ${opts.base.origin}\n`,
+      `mix: ${paths.length} URLs from ${opts.urlFile}${hot.length ? ` and ${opts.hotFile}` : ''} (${ENDPOINTS.map((e) => `${e} ${endpointOf.filter((x) => x === e).length}`).join(', ')}), ` +
+        `${opts.mix === 'zipf' ? `zipf s=${opts.zipfS}${hot.length ? `, ${opts.hotShare * 100}% to the ${hot.length} hot URLs` : ''}` : 'round-robin'}; target ${opts.base.origin}\n`,
   );
 
   let server: StartedServer | undefined;
@@ -363,25 +442,32 @@ async function main(): Promise<void> {
     } else if (pid !== undefined && !processExists(pid)) {
       throw new Error(`no process ${pid}`);
     }
-    const sampler = pid !== undefined ? new ProcessSampler(pid, opts.sampleMs) : undefined;
+    const processSampler = pid !== undefined ? new ProcessSampler(pid, opts.sampleMs) : undefined;
 
-    const tPre = Date.now();
-    const expected = await preflight(opts.base, paths, opts.headers);
-    const byStatus = new Map<number | null, number>();
-    for (const s of expected) byStatus.set(s, (byStatus.get(s) ?? 0) + 1);
-    process.stdout.write(`pre-flight (one request per URL, ${((Date.now() - tPre) / 1000).toFixed(1)} s): ${[...byStatus].map(([k, v]) => `${k ?? 'failed'}: ${v}`).join(', ')}\n`);
+    let expected: (number | null)[] = paths.map(() => null);
+    if (opts.skipPreflight) {
+      process.stdout.write('pre-flight skipped: unexpected statuses are not counted\n');
+    } else {
+      const tPre = Date.now();
+      expected = await preflight(opts.base, paths, opts.headers);
+      const byStatus = new Map<number | null, number>();
+      for (const s of expected) byStatus.set(s, (byStatus.get(s) ?? 0) + 1);
+      process.stdout.write(`pre-flight (one request per URL, ${((Date.now() - tPre) / 1000).toFixed(1)} s): ${[...byStatus].map(([k, v]) => `${k ?? 'failed'}: ${v}`).join(', ')}\n`);
+    }
 
     const levels: LevelReport[] = [];
     for (const connections of opts.connections) {
       let warmup: LevelReport['warmup'] = null;
       if (opts.warmup > 0) {
-        const w = await runLoad(opts.base, paths, connections, opts.warmup, opts);
+        const w = await runLoad(opts.base, paths, connections, opts.warmup, opts, sampler);
         const requests = w.perUrl.reduce((a, u) => a + u.count, 0);
         warmup = { seconds: opts.warmup, requests, rps: requests / w.seconds, errors: w.errors };
       }
-      sampler?.start();
-      const load = await runLoad(opts.base, paths, connections, opts.duration, opts);
-      const serverReport = sampler?.stop() ?? null;
+      const cacheBefore = await scrapeCacheCounters(opts.base);
+      processSampler?.start();
+      const load = await runLoad(opts.base, paths, connections, opts.duration, opts, sampler);
+      const serverReport = processSampler?.stop() ?? null;
+      const cacheAfter = cacheBefore && (await scrapeCacheCounters(opts.base));
 
       const endpoints: LevelReport['endpoints'] = {};
       for (const e of ENDPOINTS) {
@@ -391,6 +477,7 @@ async function main(): Promise<void> {
       endpoints.total = summarize(load.perUrl, load.seconds);
       let unexpectedStatus = 0;
       load.perUrl.forEach((u, i) => {
+        if (opts.skipPreflight) return;
         for (const [code, c] of u.statuses) if (code !== expected[i]) unexpectedStatus += c;
       });
       const report: LevelReport = {
@@ -407,6 +494,7 @@ async function main(): Promise<void> {
         autocannon: load.autocannon,
         loadGeneratorCpuPercent: load.loadGeneratorCpuPercent,
         server: serverReport,
+        cache: cacheBefore && cacheAfter ? cacheReport(cacheBefore, cacheAfter) : null,
         otherCpuPercent: serverReport
           ? Math.round(
               serverReport.hostCpuPercent * serverReport.cores -
@@ -432,6 +520,12 @@ async function main(): Promise<void> {
           start: opts.start ?? null,
           pid: pid ?? null,
           only: opts.only ?? null,
+          mix: opts.mix,
+          zipfS: opts.mix === 'zipf' ? opts.zipfS : null,
+          hotFile: opts.hotFile ?? null,
+          hotShare: opts.hotFile ? opts.hotShare : null,
+          seed: opts.mix === 'zipf' ? opts.seed : null,
+          preflight: !opts.skipPreflight,
           headers: opts.headers,
           timeout: opts.timeout,
         },

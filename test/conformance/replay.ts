@@ -9,6 +9,7 @@ import type { Db } from '../../src/db/db.ts';
 import { appOn, get } from '../support/app.ts';
 import { compareResponse } from './compare.ts';
 import { clearTables, loadSetup } from './loader.ts';
+import { cacheRedisUrl, cachedApps } from './cached.ts';
 import { type SpecCase, type SpecFile, readSpecFile } from './specFile.ts';
 
 /** The reference reads response.limit.default once at start-up, so a spec's override of it has no effect. */
@@ -54,13 +55,18 @@ export interface ReplayedCase {
   testCase: SpecCase;
   response: LightMyRequestResponse;
   route: string | undefined;
+  /** With the response cache on: how its replays of this answer differed from it. */
+  cacheProblems: string[];
 }
+
+/** With the response cache on, what it got wrong over a whole run (told once per run). */
+export type RunEndListener = (label: string, cacheProblems: string[]) => void;
 
 /**
  * Loads the spec's setup into `db`, then sends every case of every run to an app on it, yielding
  * each answer. Throws SetupFailed when the setup cannot be loaded.
  */
-export async function* replaySpec(db: Db, spec: SpecFile): AsyncGenerator<ReplayedCase> {
+export async function* replaySpec(db: Db, spec: SpecFile, redisUrl?: string, onRunEnd?: RunEndListener): AsyncGenerator<ReplayedCase> {
   await clearTables(executor(db));
   try {
     await loadSetup(executor(db), spec.setup);
@@ -72,19 +78,29 @@ export async function* replaySpec(db: Db, spec: SpecFile): AsyncGenerator<Replay
   }
   const clock = fakeClock(spec.setup);
   for (const run of spec.runs) {
-    const app = appOn(db, { config: specConfig(run.config), ...(clock ? { clock } : {}) });
+    const config = specConfig(run.config);
+    // with a Redis, every answer is also replayed from the cache's two tiers (cached.ts)
+    const cached = redisUrl ? await cachedApps(db, config, clock, redisUrl) : undefined;
+    const app = cached?.first ?? appOn(db, { config, ...(clock ? { clock } : {}) });
     let route: string | undefined;
-    app.addHook('onRequest', async (request) => {
-      route = request.routeOptions.url;
-    });
+    // the cached apps are started already (no hook can be added): their cases carry no route
+    if (!cached) {
+      app.addHook('onRequest', async (request) => {
+        route = request.routeOptions.url;
+      });
+    }
     try {
       for (const testCase of run.cases) {
         route = undefined;
-        const response = await get(app, testCase.url);
-        yield { label: run.label, testCase, response, route };
+        const response = cached
+          ? await app.inject({ method: 'GET', url: testCase.url, headers: { 'x-request-id': 'conformance' } })
+          : await get(app, testCase.url);
+        const cacheProblems = cached ? await cached.replay(testCase.url, response) : [];
+        yield { label: run.label, testCase, response, route, cacheProblems };
       }
     } finally {
-      await app.close();
+      if (cached) onRunEnd?.(run.label, await cached.finish());
+      else await app.close();
     }
   }
 }
@@ -94,11 +110,17 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
   const spec = readSpecFile(file, root);
   const name = relative(process.cwd(), file);
   try {
-    for await (const { label, testCase, response } of replaySpec(db, spec)) {
+    const onRunEnd: RunEndListener = (label, problems) => {
+      if (problems.length === 0) return;
+      tally.failed++;
+      process.stdout.write(`FAIL ${name}${label ? ` [${label}]` : ''}: response cache\n  ${problems.join('\n  ')}\n`);
+    };
+    for await (const { label, testCase, response, cacheProblems } of replaySpec(db, spec, cacheRedisUrl(), onRunEnd)) {
       const problems = compareResponse(
         { status: response.statusCode, headers: response.headers, body: response.body },
         { status: testCase.status, body: testCase.body, headers: spec.headers },
       );
+      problems.push(...cacheProblems);
       if (problems.length === 0) {
         tally.passed++;
       } else {

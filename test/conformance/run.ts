@@ -4,6 +4,8 @@
  * Default: every folder under ../shared/conformance/specs. Runs on an embedded database, or on
  * TEST_DATABASE_URL's server (in a scratch database) when that is set. Ends with "N passed, N failed".
  * A path that does not exist or holds no spec file stops the run before anything is replayed (exit 2).
+ * With CONFORMANCE_CACHE_REDIS=redis://host:port/db the response cache is on (see cached.ts): each
+ * case is also replayed from the in-process tier and from Redis, and must come back byte for byte.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -14,11 +14,11 @@ export type RedisState = 'connecting' | 'up' | 'down';
 /** The URI with any user and password masked, for logs. */
 export const sanitizeUri = (uri: string): string => uri.replace(/(?<=\/\/)[^@/]*@/, '***:***@');
 
-/** ioredis options from the reference's redis.* keys and cache.response.timeout. */
+/** ioredis options from the reference's redis.* keys (commands are bounded by cache.response.timeout too). */
 export function redisOptions(config: Config): RedisOptions {
   const { redis } = config;
   return {
-    commandTimeout: Math.min(redis.commandTimeout, config.cache.timeoutMs),
+    commandTimeout: redis.commandTimeout,
     connectTimeout: redis.connectTimeout,
     enableAutoPipelining: true,
     enableOfflineQueue: false,
@@ -56,9 +56,8 @@ export class RedisTier {
     private readonly onError: () => void,
   ) {
     this.where = sanitizeUri(config.redis.uri);
-    const options = redisOptions(config);
-    this.timeoutMs = options.commandTimeout!;
-    this.client = new Redis(config.redis.uri, options);
+    this.timeoutMs = Math.min(config.redis.commandTimeout, config.cache.timeoutMs);
+    this.client = new Redis(config.redis.uri, redisOptions(config));
     this.client.on('ready', () => this.change('up'));
     this.client.on('error', (err: Error) => this.change('down', err));
     this.client.on('close', () => this.change('down'));
@@ -106,11 +105,16 @@ export class RedisTier {
     }
   }
 
-  /** Our own bound as well as ioredis' commandTimeout: a request never waits longer than timeoutMs. */
+  /**
+   * A request never waits longer than timeoutMs. When the timer fires, replies that arrived while
+   * the event loop was busy (a long page serialised, a collection) are read first (setImmediate
+   * runs after the I/O phase): only a Redis that really did not answer counts as slow.
+   */
   private bounded<T>(work: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const fail = () => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`));
+      timer = setTimeout(() => setImmediate(fail), this.timeoutMs);
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }
