@@ -63,7 +63,8 @@ const PROBE = sql`select pg_is_in_recovery() as recovery,
 interface Slot extends Replica {
   state: ReplicaState;
   lagMs: number | undefined;
-  checking: boolean;
+  /** The check under way, if any (a check never overlaps the previous one of its replica). */
+  checking: Promise<void> | undefined;
 }
 
 /** Runs `work`, or rejects after `ms`. */
@@ -78,7 +79,7 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 /** `primary` with reads spread across `replicas`; checks start at once and end with close(). */
 export function replicatedDb(primary: Db, replicas: readonly Replica[], options: ReplicaOptions): ReplicatedDb {
   const { maxLagMs, checkIntervalMs, logger } = options;
-  const slots: Slot[] = replicas.map((r) => ({ ...r, state: 'unknown', lagMs: undefined, checking: false }));
+  const slots: Slot[] = replicas.map((r) => ({ ...r, state: 'unknown', lagMs: undefined, checking: undefined }));
   const history = new LsnHistory(maxLagMs + 4 * checkIntervalMs);
   const observers: QueryObserver[] = [];
   const reads: Record<string, number> = { primary: 0 };
@@ -112,17 +113,18 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
     }
   }
 
-  async function checkOne(slot: Slot): Promise<void> {
-    if (slot.checking) return;
-    slot.checking = true;
+  function checkOne(slot: Slot): Promise<void> {
+    slot.checking ??= probeOne(slot).finally(() => (slot.checking = undefined));
+    return slot.checking;
+  }
+
+  async function probeOne(slot: Slot): Promise<void> {
     let result: CheckResult;
     try {
       const [probe] = await within(Math.max(checkIntervalMs, 1000), slot.db.query<ReplicaProbe>(PROBE));
       result = { ok: true, lagMs: replicaLagMs(probe!, history, Date.now()) };
     } catch (err) {
       result = { ok: false, why: (err as Error).message };
-    } finally {
-      slot.checking = false;
     }
     if (result.ok) {
       slot.lagMs = result.lagMs;
