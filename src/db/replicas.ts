@@ -60,6 +60,9 @@ const PROBE = sql`select pg_is_in_recovery() as recovery,
   pg_last_wal_receive_lsn()::text as receive,
   extract(epoch from now() - pg_last_xact_replay_timestamp())::float8 as "replayAge"`;
 
+/** The longest a check waits for an answer (a loaded server may be slow; a server that is gone refuses at once). */
+const checkTimeoutMs = (intervalMs: number) => Math.max(intervalMs, 5000);
+
 interface Slot extends Replica {
   state: ReplicaState;
   lagMs: number | undefined;
@@ -121,7 +124,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
   async function probeOne(slot: Slot): Promise<void> {
     let result: CheckResult;
     try {
-      const [probe] = await within(Math.max(checkIntervalMs, 1000), slot.db.query<ReplicaProbe>(PROBE));
+      const [probe] = await within(checkTimeoutMs(checkIntervalMs), slot.db.query<ReplicaProbe>(PROBE));
       result = { ok: true, lagMs: replicaLagMs(probe!, history, Date.now()) };
     } catch (err) {
       result = { ok: false, why: (err as Error).message };
@@ -135,7 +138,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
 
   async function checkAll(): Promise<void> {
     try {
-      const [row] = await within(Math.max(checkIntervalMs, 1000), primary.query<{ lsn: string | null }>(PRIMARY_POSITION));
+      const [row] = await within(checkTimeoutMs(checkIntervalMs), primary.query<{ lsn: string | null }>(PRIMARY_POSITION));
       if (row?.lsn) history.add(Date.now(), parseLsn(row.lsn));
     } catch {
       // the primary's outage is the statements' and the watch's to report; lag falls back on the replicas' clocks
