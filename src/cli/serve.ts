@@ -5,7 +5,8 @@ import { createApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
-import { createPostgresDb, postgresOptionsFromConfig } from '../db/postgres.ts';
+import { postgresOptionsFromConfig } from '../db/postgres.ts';
+import { openServingDb } from '../db/replicas-open.ts';
 import { watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
@@ -117,7 +118,7 @@ const FIRST_CHECK_WAIT_MS = 5_000;
 async function prepareExternal(config: Config, logger: Logger): Promise<Served> {
   const target = describeTarget(config);
   const where = `PostgreSQL ${target.display}`;
-  const db: Db = createPostgresDb(config, { ...postgresOptionsFromConfig(config), readOnly: true });
+  const db: Db = openServingDb(config, { ...postgresOptionsFromConfig(config), readOnly: true }, logger);
   const watch = watchDatabase(db, { logger, describe: (err) => describeDbError(err, target) });
   await watch.firstCheck(FIRST_CHECK_WAIT_MS);
   let demo: DemoInfo | null = null;

@@ -6,6 +6,7 @@ import { REFERENCE_REST_DEFAULTS } from './reference.ts';
 import { SERVICE_DEFAULTS, SHUTDOWN_MARGIN_MS, type ServerSettings } from './service.ts';
 import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
 import { ConfigError, bool, duration, integer, pathValue, text } from './values.ts';
+import { type ReplicaSettings, primaryHost, replicaSettings } from './replicas.ts';
 import { type RedisSettings, type ResponseCacheSettings, cacheSettings, redisSettings } from './cache.ts';
 
 
@@ -25,6 +26,8 @@ export interface Config {
     pool: { maxConnections: number; statementTimeout: number; connectionTimeout: number };
     /** db.tls.*: TLS to PostgreSQL, with the PEM text of the files that ca, cert and key name (read at load). */
     tls: DbTls;
+    /** db.replicas.* (with db.host first when db.primaryHost moved the primary): reads go there (src/db/replicas.ts). */
+    replicas: ReplicaSettings;
   };
   /** Where requests for routes this service does not serve go (upstream.*); none when url is undefined. */
   upstream: { url: URL | undefined; timeoutMs: number };
@@ -116,7 +119,9 @@ export function loadConfig(
 ): Config {
   const rest = defaultTree();
   const common: Tree = { shard: 0, realm: 0 };
-  const defaultDb = JSON.stringify(rest.db);
+  // db.replicas alone does not say where the primary is: it is left out of the comparison
+  const connectionKeys = (db: unknown) => JSON.stringify({ ...(db as Tree), replicas: undefined });
+  const defaultDb = connectionKeys(rest.db);
 
   const warnings: string[] = [];
   const file = findConfigFile(env, cwd);
@@ -158,9 +163,16 @@ export function loadConfig(
   if (env.LOG_LEVEL) mergeTree(rest, { log: { level: env.LOG_LEVEL } });
   if (env.UPSTREAM_URL) mergeTree(rest, { upstream: { url: env.UPSTREAM_URL } });
   if (env.TRUST_PROXY) mergeTree(rest, { server: { trustProxy: env.TRUST_PROXY } });
+  if (env.DATABASE_REPLICAS) mergeTree(rest, { db: { replicas: { hosts: env.DATABASE_REPLICAS } } });
   const databaseUrl = env.DATABASE_URL || undefined;
   const config = validate(rest, common, databaseUrl);
-  config.externalDatabase = databaseUrl !== undefined || JSON.stringify(rest.db) !== defaultDb;
+  config.externalDatabase = databaseUrl !== undefined || connectionKeys(rest.db) !== defaultDb;
+  if (config.db.replicas.hosts.length > 0 && !config.externalDatabase) {
+    throw new ConfigError('Invalid configuration: db.replicas needs PostgreSQL as the primary: set DATABASE_URL or the db.host keys');
+  }
+  if (databaseUrl !== undefined && primaryHost(rest) !== '') {
+    warnings.push('ignored: db.primaryHost, because DATABASE_URL names the primary (list replicas in db.replicas.hosts)');
+  }
   config.warnings = warnings;
   return config;
 }
@@ -251,7 +263,22 @@ function logLevel(tree: Tree): LogLevel {
 }
 
 
+/**
+ * db.host and db.replicas.*: where db.primaryHost is set (and DATABASE_URL is not), the primary is
+ * there and db.host, the reference's read endpoint, becomes the first replica.
+ */
+function hostAndReplicas(rest: Tree, databaseUrl: string | undefined): { host: string; replicas: ReplicaSettings } {
+  const port = integer(rest, 'db.port', 1, 65535);
+  const host = text(rest, 'db.host');
+  const replicas = replicaSettings(rest, port);
+  const primary = primaryHost(rest);
+  if (primary === '' || databaseUrl !== undefined) return { host, replicas };
+  if (primary !== host) replicas.hosts.unshift({ host, port });
+  return { host: primary, replicas };
+}
+
 function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Config {
+  const { host, replicas } = hostAndReplicas(rest, databaseUrl);
   const [maxTimestampRange, maxTimestampRangeNs] = duration(rest, 'query.maxTimestampRange');
   const [maxRecordFileCloseInterval, maxRecordFileCloseIntervalNs] = duration(rest, 'query.maxRecordFileCloseInterval');
   const config: Config = {
@@ -259,7 +286,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     databaseUrl,
     externalDatabase: false,
     db: {
-      host: text(rest, 'db.host'),
+      host,
       port: integer(rest, 'db.port', 1, 65535),
       name: text(rest, 'db.name'),
       username: text(rest, 'db.username'),
@@ -270,6 +297,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
         connectionTimeout: integer(rest, 'db.pool.connectionTimeout', 1, 3_600_000),
       },
       tls: dbTls(rest),
+      replicas,
     },
     upstream: { url: upstreamUrl(rest), timeoutMs: integer(rest, 'upstream.timeout', 1, 3_600_000) },
     response: {

@@ -114,6 +114,7 @@ export const HONOURED = [
   'db.password',
   'db.pool',
   'db.port',
+  'db.primaryHost',
   'db.tls',
   'db.username',
   'log.level',

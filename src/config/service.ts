@@ -5,9 +5,13 @@
  * validated with them in config.ts.
  */
 
+import { REPLICA_DEFAULTS } from './replicas.ts';
+
 type Tree = Record<string, unknown>;
 
 export const SERVICE_DEFAULTS: Tree = {
+  /** Read replicas (src/config/replicas.ts, src/db/replicas.ts): hosts, the lag that takes one out, the check interval. */
+  db: { replicas: { ...REPLICA_DEFAULTS } },
   /**
    * The upstream mirror node that answers the routes served nowhere here (src/http/upstream.ts);
    * also HIERO_MIRROR_REST_UPSTREAM_URL, and UPSTREAM_URL as a shortcut for upstream.url.
@@ -59,6 +63,7 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 
 /** The key paths of SERVICE_DEFAULTS: honoured, like the reference's keys this service applies. */
 export const SERVICE_KEYS = [
+  'db.replicas',
   'upstream',
   'server',
   'cache.response.immutableMaxAge',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { Registry } from 'prom-client';
 import { Sql } from './sql.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
@@ -29,6 +30,8 @@ export type QueryObserver = (seconds: number, error: Error | undefined) => void;
 
 export interface Db extends Session {
   readonly kind: 'postgres' | 'embedded';
+  /** Metrics of its own (the read replicas' health and lag: replicas.ts), scraped with the others. */
+  readonly registry?: Registry;
   /** The pool's connections now. */
   poolStats(): PoolStats;
   /** Adds an observer of statement durations (metrics). */

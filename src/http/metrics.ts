@@ -63,7 +63,7 @@ export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry):
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  const scrape = Registry.merge([processMetrics(), registry, ...(extra ? [extra] : [])]);
+  const scrape = Registry.merge([processMetrics(), registry, ...(extra ? [extra] : []), ...(db.registry ? [db.registry] : [])]);
   for (const url of METRICS_PATHS) {
     app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
   }

@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { defaultTree, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
+import type { ReplicaReads } from '../support/replicaReads.ts';
 import { appOn, get } from '../support/app.ts';
 import { compareResponse } from './compare.ts';
 import { clearTables, loadSetup } from './loader.ts';
@@ -66,7 +67,13 @@ export type RunEndListener = (label: string, cacheProblems: string[]) => void;
  * Loads the spec's setup into `db`, then sends every case of every run to an app on it, yielding
  * each answer. Throws SetupFailed when the setup cannot be loaded.
  */
-export async function* replaySpec(db: Db, spec: SpecFile, redisUrl?: string, onRunEnd?: RunEndListener): AsyncGenerator<ReplayedCase> {
+export async function* replaySpec(
+  db: Db,
+  spec: SpecFile,
+  redisUrl?: string,
+  onRunEnd?: RunEndListener,
+  reads?: ReplicaReads,
+): AsyncGenerator<ReplayedCase> {
   await clearTables(executor(db));
   try {
     await loadSetup(executor(db), spec.setup);
@@ -76,12 +83,15 @@ export async function* replaySpec(db: Db, spec: SpecFile, redisUrl?: string, onR
       err,
     );
   }
+  // with a replica (TEST_REPLICA_URL), the app reads there once it holds the setup
+  await reads?.settle();
+  const served = reads?.db ?? db;
   const clock = fakeClock(spec.setup);
   for (const run of spec.runs) {
     const config = specConfig(run.config);
     // with a Redis, every answer is also replayed from the cache's two tiers (cached.ts)
-    const cached = redisUrl ? await cachedApps(db, config, clock, redisUrl) : undefined;
-    const app = cached?.first ?? appOn(db, { config, ...(clock ? { clock } : {}) });
+    const cached = redisUrl ? await cachedApps(served, config, clock, redisUrl) : undefined;
+    const app = cached?.first ?? appOn(served, { config, ...(clock ? { clock } : {}) });
     let route: string | undefined;
     // the cached apps are started already (no hook can be added): their cases carry no route
     if (!cached) {
@@ -106,7 +116,7 @@ export async function* replaySpec(db: Db, spec: SpecFile, redisUrl?: string, onR
 }
 
 /** Runs `file` (its headers looked up from its folder up to `root`), adding to `tally` and printing each failure. */
-export async function runFile(db: Db, file: string, root: string, tally: Tally): Promise<void> {
+export async function runFile(db: Db, file: string, root: string, tally: Tally, reads?: ReplicaReads): Promise<void> {
   const spec = readSpecFile(file, root);
   const name = relative(process.cwd(), file);
   try {
@@ -115,7 +125,7 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally):
       tally.failed++;
       process.stdout.write(`FAIL ${name}${label ? ` [${label}]` : ''}: response cache\n  ${problems.join('\n  ')}\n`);
     };
-    for await (const { label, testCase, response, cacheProblems } of replaySpec(db, spec, cacheRedisUrl(), onRunEnd)) {
+    for await (const { label, testCase, response, cacheProblems } of replaySpec(db, spec, cacheRedisUrl(), onRunEnd, reads)) {
       const problems = compareResponse(
         { status: response.statusCode, headers: response.headers, body: response.body },
         { status: testCase.status, body: testCase.body, headers: spec.headers },

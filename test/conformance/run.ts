@@ -6,6 +6,9 @@
  * A path that does not exist or holds no spec file stops the run before anything is replayed (exit 2).
  * With CONFORMANCE_CACHE_REDIS=redis://host:port/db the response cache is on (see cached.ts): each
  * case is also replayed from the in-process tier and from Redis, and must come back byte for byte.
+ * With TEST_REPLICA_URL (a streaming replica of TEST_DATABASE_URL's server) it runs on PostgreSQL
+ * alone, each spec's setup written on the primary and every request read from the replica
+ * (test/support/replicaReads.ts); a read that ran on the primary counts as a failure.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -55,7 +58,16 @@ async function main(): Promise<void> {
     const database = await openTestDatabase(backend);
     const tally = { passed: 0, failed: 0 };
     try {
-      for (const set of sets) for (const file of set.files) await runFile(database.db, file, set.root, tally);
+      for (const set of sets) for (const file of set.files) await runFile(database.db, file, set.root, tally, database.reads);
+      if (database.reads) {
+        // every read must have come from the replica: one from the primary means it was out of the rotation
+        const by = database.reads.db.readsBy();
+        process.stdout.write(`reads: ${JSON.stringify(by)}\n`);
+        if ((by.primary ?? 0) > 0) {
+          process.stdout.write(`FAIL reads on the primary: ${by.primary} statements did not run on the replica\n`);
+          tally.failed++;
+        }
+      }
     } finally {
       await database.close();
     }

@@ -4,16 +4,23 @@ import { DatabaseUnavailableError, type Db, type QueryObserver } from '../../src
 import { createEmbeddedDb } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPostgresDb } from '../../src/db/postgres.ts';
+import { type ReplicaReads, replicaReads, replicaUrl } from './replicaReads.ts';
 
 export interface TestDatabase {
   db: Db;
   /** "embedded" or "postgres (<scratch database name>)". */
   label: string;
+  /** With TEST_REPLICA_URL: the service's reads, from the replica (replicaReads.ts). */
+  reads?: ReplicaReads;
   close(): Promise<void>;
 }
 
-/** Which backends the database-backed tests run on: always embedded, plus PostgreSQL with TEST_DATABASE_URL. */
+/**
+ * Which backends the database-backed tests run on: always embedded, plus PostgreSQL with
+ * TEST_DATABASE_URL; with TEST_REPLICA_URL too, PostgreSQL alone (its reads from the replica).
+ */
 export function testBackends(): Array<'embedded' | 'postgres'> {
+  if (process.env.TEST_DATABASE_URL && replicaUrl()) return ['postgres'];
   return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
 }
 
@@ -60,10 +67,14 @@ export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promis
   const config = loadConfig({ DATABASE_URL: scratch.url }, '/nonexistent');
   const db = createPostgresDb(config);
   await migrate(db);
+  const replica = replicaUrl();
+  const reads = replica ? replicaReads(url, replica, scratch.name) : undefined;
   return {
     db,
-    label: `postgres (${scratch.name})`,
+    label: reads ? `postgres (${scratch.name}) with reads on the replica ${new URL(replica!).host}` : `postgres (${scratch.name})`,
+    ...(reads ? { reads } : {}),
     async close() {
+      await reads?.db.close();
       await db.close();
       await scratch.drop();
     },
