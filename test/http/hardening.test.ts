@@ -72,6 +72,18 @@ test('requests the parser rejects (unknown method, garbage): 400 in the mirror b
   }
 });
 
+test('CONNECT (Node hands its socket to a tunnel, which this service has none of): 400 in the mirror body with Connection: close, not a dropped connection', async () => {
+  for (const request of ['CONNECT /api/v1/contracts/1 HTTP/1.1\r\nHost: x\r\n\r\n', 'CONNECT 127.0.0.1:5432 HTTP/1.1\r\nHost: 127.0.0.1:5432\r\n\r\nbytes after']) {
+    const client = await RawConnection.open(port);
+    client.write(request);
+    const response = await client.response();
+    assert.equal(response.status, 400, JSON.stringify(request));
+    assert.equal(response.body, errorBody('Bad request'));
+    assert.equal(response.headers.connection, 'close');
+    assert.equal(await client.ended(), 'closed');
+  }
+});
+
 test('a body beyond Fastify\'s 1 MiB limit (only methods with a body reach the parser): 413 Payload too large', async () => {
   const res = await app.inject({ method: 'POST', url: '/api/v1/contracts/1', headers: { 'content-type': 'application/json' }, payload: `{"a":"${'x'.repeat(1_100_000)}"}` });
   assert.equal(res.statusCode, 413);
