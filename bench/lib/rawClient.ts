@@ -59,20 +59,25 @@ export class RawClient {
     this.buffer = Buffer.alloc(0);
     this.failure = undefined;
     const socket = connect(this.port, this.host);
+    this.socket = socket;
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
       socket.once('error', reject);
     });
     this.closed = false;
+    // events of a socket this client has already given up (closed after an answer) are not this one's
     socket.on('data', (chunk: Buffer) => {
+      if (this.socket !== socket) return;
       this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
       this.wake?.();
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (this.socket !== socket) return;
       this.failure = err.code ?? err.message;
       this.wake?.();
     });
     socket.on('close', () => {
+      if (this.socket !== socket) return;
       this.closed = true;
       this.wake?.();
     });
