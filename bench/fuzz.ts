@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type FuzzRequest, fuzzRequests, serialize } from './lib/fuzzInput.ts';
+import { type FuzzRequest, fuzzRequests, isolated, serialize } from './lib/fuzzInput.ts';
 import { RawClient } from './lib/rawClient.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
 import { ENDPOINTS, type Endpoint, classify } from './lib/urls.ts';
@@ -116,6 +116,7 @@ async function main(): Promise<void> {
     for (let next = requests.next(); !next.done; next = requests.next()) {
       const request = next.value;
       const outcome = await raw.send(serialize(request), request.method === 'HEAD', timeout);
+      if (isolated(request)) raw.close();
       if (++sent % 10_000 === 0) process.stderr.write(`${sent} sent, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
       if ('error' in outcome) {
         errors.set(outcome.error.replace(/\d+/g, 'N'), (errors.get(outcome.error.replace(/\d+/g, 'N')) ?? 0) + 1);

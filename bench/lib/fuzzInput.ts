@@ -152,6 +152,16 @@ export function serialize(r: FuzzRequest): Buffer {
   return Buffer.from(`${lines.join(r.lineEnd)}${r.lineEnd}${r.lineEnd}${r.body ?? ''}`, 'utf8');
 }
 
+/**
+ * True when the connection should not be reused after this request's answer: the server may answer
+ * before it reads a body (417 to an `Expect`, 4xx), and then parses the body as a request of its own
+ * whose answer would be taken for the next request's; `Connection`, `Upgrade` and `TE` headers and
+ * HTTP/1.0 change what happens to the connection.
+ */
+export function isolated(r: FuzzRequest): boolean {
+  return r.body !== undefined || r.version !== 'HTTP/1.1' || r.headers.some(([k]) => ['expect', 'connection', 'upgrade', 'te'].includes(k.toLowerCase()));
+}
+
 /** `count` requests from `seed`, generated in batches (the same seed and count give the same requests). */
 export function* fuzzRequests(urls: readonly string[], host: string, seed: number, count: number): Generator<FuzzRequest> {
   const arbitrary = fuzzRequest(urls, host);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { fuzzRequests, serialize } from '../../bench/lib/fuzzInput.ts';
+import { fuzzRequests, isolated, serialize } from '../../bench/lib/fuzzInput.ts';
 import { RawClient } from '../../bench/lib/rawClient.ts';
 import { ENDPOINTS, classify } from '../../bench/lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from '../../bench/lib/workload.ts';
@@ -54,6 +54,7 @@ test('fuzzed requests over all ten routes: every one answered, no 5xx', { timeou
       while (next < requests.length) {
         const request = requests[next++]!;
         const outcome = await client.send(serialize(request), request.method === 'HEAD', 20_000);
+        if (isolated(request)) client.close();
         if ('error' in outcome) failures.push(`${outcome.error}: ${request.method} ${request.target}`);
         else {
           statuses.set(outcome.answer.status, (statuses.get(outcome.answer.status) ?? 0) + 1);
