@@ -35,6 +35,7 @@ const USAGE = `Usage: npm run soak -- [options]
   --url-file FILE      request paths, one per line                       (default bench/urls-demo.txt)
   --start "CMD"        start the server with sh -c CMD; SIGTERM it at the end
   --pid N --base URL   sample and drive a server that is already running instead
+  --port P             loopback port for the server it starts                    (default: a free one)
   --window S           seconds per reported window                                     (default 60)
   --sample S           RSS sampling interval                                            (default 5)
   --max-errors N       5xx + connection errors + timeouts allowed                       (default 0)
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
       start: { type: 'string' },
       pid: { type: 'string' },
       base: { type: 'string' },
+      port: { type: 'string' },
       window: { type: 'string' },
       sample: { type: 'string' },
       'max-errors': { type: 'string' },
@@ -148,7 +150,7 @@ async function main(): Promise<void> {
     pid = number('pid', values.pid, 0, 1);
     base = values.base!;
   } else {
-    const port = await freePort();
+    const port = values.port !== undefined ? number('port', values.port, 0, 1) : await freePort();
     base = `http://127.0.0.1:${port}`;
     let command = values.start;
     if (command === undefined) {

@@ -8,7 +8,11 @@
  * - headers not complete within the server's headersTimeout (slow clients): 408
  * - a chunk extension beyond Node's limit: 413
  * - anything unparsable (an unknown method, a malformed request line or header): 400
+ *
+ * CONNECT never becomes a request either: Node hands its socket to the server's 'connect' listener
+ * and, without one, drops the connection unanswered. This service tunnels nothing: 400 the same way.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { statusMessage } from './errors.ts';
@@ -36,4 +40,14 @@ export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException,
   // an expected failure of the client's: one line, no stack (the access line of a request that never was one)
   this.log.info({ status, code: err.code }, 'request rejected by the HTTP parser');
   answerAndClose(socket, rawErrorAnswer(status, statusMessage(status)));
+}
+
+/** The server's 'connect' listener (a CONNECT request): 400 in the mirror body, then the connection ends. */
+export function onConnect(this: FastifyInstance, _request: IncomingMessage, socket: Socket): void {
+  if (socket.destroyed) return;
+  socket.on('error', () => socket.destroy());
+  // what the client sends after its CONNECT head is read and dropped until the connection ends
+  socket.resume();
+  this.log.info({ status: 400, code: 'CONNECT' }, 'request rejected by the HTTP parser');
+  answerAndClose(socket, rawErrorAnswer(400, statusMessage(400)));
 }

@@ -3,11 +3,12 @@
  *
  * - a cap on open connections (`server.maxConnections`, Node's server.maxConnections): beyond it,
  *   new connections are closed at once, unanswered (a load balancer retries them elsewhere);
- * - load shedding (@fastify/under-pressure, sampled every second): while the mean event-loop delay,
- *   the V8 heap in use or the number of requests waiting for a database connection is beyond its
- *   threshold (`server.pressure.*`), requests answer 503 `Service unavailable` with
- *   `Retry-After: 1` at once, before any work. Health probes and metrics are exempt: a busy process
- *   is alive, and its metrics show why it sheds.
+ * - load shedding: while the mean event-loop delay or the V8 heap in use is beyond its threshold
+ *   (@fastify/under-pressure, sampled every second), or when a request arrives and
+ *   `server.pressure.maxPoolWaiting` requests already wait for a database connection (read per
+ *   request: a sampled queue overshoots between samples, and the admitted requests wait behind
+ *   it), requests answer 503 `Service unavailable` with `Retry-After: 1` at once, before any work.
+ *   Health probes and metrics are exempt: a busy process is alive, and its metrics show why it sheds.
  *
  * Shedding is logged once when it begins (with the check and its value) and then at most every
  * ten seconds with the count of requests shed, not once per request.
@@ -21,23 +22,15 @@ import { prepareError } from './respond.ts';
 import { routeFlags } from './routeFlags.ts';
 
 const LOG_EVERY_MS = 10_000;
-/** How often the pool's waiting count is read. */
-const POOL_CHECK_MS = 250;
 
-/** The options of under-pressure for these settings; none of its checks when every threshold is 0. */
-export function pressureOptions(settings: ServerSettings['pressure'], db: Db) {
-  const { maxEventLoopDelayMs, maxHeapUsedPercent, maxPoolWaiting } = settings;
+/** The options of under-pressure for these settings; none of its checks when both thresholds are 0. */
+export function pressureOptions(settings: ServerSettings['pressure']) {
+  const { maxEventLoopDelayMs, maxHeapUsedPercent } = settings;
   return {
     maxEventLoopDelay: maxEventLoopDelayMs,
     maxHeapUsedBytes: maxHeapUsedPercent > 0 ? Math.floor((getHeapStatistics().heap_size_limit * maxHeapUsedPercent) / 100) : 0,
-    ...(maxPoolWaiting > 0
-      ? { healthCheck: async () => db.poolStats().waiting <= maxPoolWaiting, healthCheckInterval: POOL_CHECK_MS }
-      : {}),
   };
 }
-
-/** What under-pressure calls a failed `healthCheck`: here, the pool's queue. */
-const CHECK_NAMES: Record<string, string> = { healthCheck: 'poolWaiting' };
 
 /**
  * under-pressure serves the request when its handler returns nothing, and sends what it returns
@@ -54,7 +47,7 @@ export function registerLoadShedding(app: FastifyInstance, server: ServerSetting
     shed++;
     const now = performance.now();
     if (now - lastLog >= LOG_EVERY_MS) {
-      request.log.warn({ check: CHECK_NAMES[type] ?? type, value, shed }, 'overloaded: answering 503 until the load drops');
+      request.log.warn({ check: type, value, shed }, 'overloaded: answering 503 until the load drops');
       lastLog = now;
       shed = 0;
     }
@@ -62,8 +55,18 @@ export function registerLoadShedding(app: FastifyInstance, server: ServerSetting
     return prepareError(reply, 503, ['Service unavailable']);
   };
   app.register(underPressure, {
-    ...pressureOptions(server.pressure, db),
+    ...pressureOptions(server.pressure),
     retryAfter: 1,
     pressureHandler: pressureHandler as PressureHandler,
   });
+  const { maxPoolWaiting } = server.pressure;
+  if (maxPoolWaiting > 0) {
+    app.addHook('onRequest', async (request, reply) => {
+      const { waiting } = db.poolStats();
+      if (waiting < maxPoolWaiting) return;
+      const answer = pressureHandler(request, reply, 'poolWaiting', waiting);
+      if (answer === undefined) return undefined;
+      return reply.send(answer);
+    });
+  }
 }

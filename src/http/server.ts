@@ -9,7 +9,7 @@ import { registerDocs } from './docs/openapi.ts';
 import type { RouteSchema } from './docs/schema.ts';
 import { ClientError, statusMessage } from './errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
-import { onClientError } from './clientErrors.ts';
+import { onClientError, onConnect } from './clientErrors.ts';
 import { registerDrain } from './drain.ts';
 import { VERSION } from '../version.ts';
 import { answerOf } from './cache/answer.ts';
@@ -140,6 +140,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
+  // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
+  app.server.on('connect', onConnect.bind(app));
 
   // As the reference's cors middleware: any preflight is answered (204), Origin or not.
   app.register(cors, { origin: '*', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false });

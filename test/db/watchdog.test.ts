@@ -66,7 +66,7 @@ test('a cut network to PostgreSQL: requests answer 503 within the statement time
     t.diagnostic(`5 requests with the network cut answered in ${Math.round(ms)} ms`);
     assert.deepEqual(cut.map((r) => r.statusCode), [503, 503, 503, 503, 503]);
     assert.equal(cut[0]!.body, '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
-    assert.ok(ms < statementTimeout + 2000, `answered within the statement timeout + 2 s (${Math.round(ms)} ms)`);
+    assert.ok(ms < statementTimeout + 1000, `answered within the statement timeout + 1 s (${Math.round(ms)} ms)`);
     assert.equal(db.poolStats().waiting, 0, 'nothing left waiting for a connection');
 
     proxy.heal();

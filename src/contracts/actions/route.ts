@@ -18,7 +18,8 @@ export const actionsRoute: Route = {
     let owner;
     if (transaction.kind === 'hash') {
       owner = await findOwnerByHash(db, transaction.hash);
-    } else {
+    } else if (transaction.validStartNs <= INT64.max!) {
+      // (a valid start beyond the int64 range can match no transaction: 404, not the overflow's 503)
       const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
       owner = await findOwnerById(db, transaction.payer, transaction.validStartNs, end > INT64.max! ? INT64.max! : end);
       // the actions were paid by the id's account

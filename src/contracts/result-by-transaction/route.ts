@@ -31,6 +31,8 @@ export const resultByTransactionRoute: Route = {
       // the earliest transaction with this hash: a later one cannot displace it, so final at once
       return { ...(await callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n)), immutableAfter: 0n };
     }
+    // a valid start beyond the int64 range can match no transaction (the reference overflows: 503)
+    if (transaction.validStartNs > INT64.max!) throw notFound();
     const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
     // the window's end is capped at the column's range (the reference overflows: 503)
     const latestNs = end > INT64.max! ? INT64.max! : end;

@@ -1,0 +1,166 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Fuzzing over HTTP (issue 16): hostile and broken requests over all ten routes against a running
+ * build of the service, counted by status.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run fuzz -- --count 100000 [--connections 16] [--seed 1]
+ *
+ * Samples valid URLs of the ten routes from DATABASE_URL (bench/lib/workload.ts, read only), starts
+ * the service on that database (dist/cli.js, built first) unless --base is given, and sends --count
+ * requests made from them by bench/lib/fuzzInput.ts (seeded: the same seed, the same requests) over
+ * raw keep-alive connections. It prints the answers by route and status, every 5xx request, and
+ * ends with PASS or FAIL (exit code 0 or 1): PASS when no answer is a 5xx other than the documented
+ * 503 `Service unavailable` (database unavailable, shutdown, shedding) and every request got an
+ * answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { type FuzzRequest, fuzzRequests, isolated, serialize } from './lib/fuzzInput.ts';
+import { RawClient } from './lib/rawClient.ts';
+import { type StartedServer, startServer } from './lib/server.ts';
+import { ENDPOINTS, type Endpoint, classify } from './lib/urls.ts';
+import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
+
+const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
+
+  --count N          requests to send                                              (default 100000)
+  --connections C    concurrent keep-alive connections                                 (default 16)
+  --seed N           seed of the URLs and the requests                                  (default 1)
+  --port P           loopback port of the server it starts                           (default 5612)
+  --base URL         fuzz a server that is already running instead (on DATABASE_URL's data)
+  --timeout MS       time to wait for an answer                                      (default 30000)`;
+
+function fail(message: string): never {
+  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) fail(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+const MIRROR_503 = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
+const show = (r: FuzzRequest) => `${JSON.stringify(r.method)} ${JSON.stringify(r.target.length > 300 ? `${r.target.slice(0, 300)}...` : r.target)}` +
+  ` headers ${JSON.stringify(r.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}...` : v}`))}`;
+
+/** The route a target names (by its path), or `other` for paths outside /api/v1/contracts. */
+function routeOf(target: string): Endpoint | 'other' {
+  const path = target.replace(/^https?:\/\/[^/]*/, '');
+  return /^\/api\/v1\/contracts(\/|\?|$)/.test(path) ? classify(path) : 'other';
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      count: { type: 'string' },
+      connections: { type: 'string' },
+      seed: { type: 'string' },
+      port: { type: 'string' },
+      base: { type: 'string' },
+      timeout: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) fail('DATABASE_URL must name the database to sample URLs from (and to serve)');
+  const count = integer('count', values.count, 100_000);
+  const connections = integer('connections', values.connections, 16);
+  const seed = integer('seed', values.seed, 1);
+  const timeout = integer('timeout', values.timeout, 30_000);
+
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let urls: string[];
+  try {
+    await client.query('set default_transaction_read_only = on');
+    urls = buildWorkload(await sampleDatabase(client, 200, (seed % 1000) / 1000), 2000, seededRandom(seed)).urls;
+  } finally {
+    await client.end();
+  }
+  const routes = new Set(urls.map(classify));
+  process.stdout.write(`fuzz: ${count} requests from ${urls.length} sampled URLs over ${routes.size} routes, ${connections} connections, seed ${seed}\n`);
+  if (routes.size < ENDPOINTS.length) process.stderr.write(`warning: the database gave URLs of ${routes.size} routes only\n`);
+
+  let server: StartedServer | undefined;
+  let base = values.base;
+  if (base === undefined) {
+    if (spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('npm run build failed');
+    const port = integer('port', values.port, 5612);
+    base = `http://127.0.0.1:${port}`;
+    const logFile = join(tmpdir(), `cqs-fuzz-server-${process.pid}.log`);
+    server = await startServer(`exec node dist/cli.js serve --host 127.0.0.1 --port ${port}`, `${base}/health/liveness`, logFile, 120_000);
+    process.stderr.write(`server log: ${logFile}\n`);
+  }
+  const { hostname, port } = new URL(base);
+
+  const statuses = new Map<string, Map<number, number>>();
+  const errors = new Map<string, number>();
+  const serverErrors: string[] = [];
+  const unanswered: string[] = [];
+  let documented503 = 0;
+  let sent = 0;
+  const started = performance.now();
+  const requests = fuzzRequests(urls, `${hostname}:${port}`, seed, count);
+  const worker = async () => {
+    const raw = new RawClient(Number(port), hostname);
+    for (let next = requests.next(); !next.done; next = requests.next()) {
+      const request = next.value;
+      const outcome = await raw.send(serialize(request), request.method === 'HEAD', timeout);
+      if (isolated(request)) raw.close();
+      if (++sent % 10_000 === 0) process.stderr.write(`${sent} sent, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      if ('error' in outcome) {
+        errors.set(outcome.error.replace(/\d+/g, 'N'), (errors.get(outcome.error.replace(/\d+/g, 'N')) ?? 0) + 1);
+        if (unanswered.length < 30) unanswered.push(`${outcome.error}: ${show(request)}`);
+        continue;
+      }
+      const { status, body } = outcome.answer;
+      const route = routeOf(request.target);
+      const byStatus = statuses.get(route) ?? new Map<number, number>();
+      byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+      statuses.set(route, byStatus);
+      if (status === 503 && outcome.answer.headers['retry-after'] && (request.method === 'HEAD' || body.toString() === MIRROR_503)) documented503++;
+      else if (status >= 500) serverErrors.push(`${status} ${show(request)} -> ${body.toString('utf8').slice(0, 200)}`);
+    }
+    raw.close();
+  };
+  try {
+    await Promise.all(Array.from({ length: connections }, worker));
+  } finally {
+    if (server) process.stderr.write(`server: ${await server.stop()}\n`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+
+  const codes = [...new Set([...statuses.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
+  process.stdout.write(`\n${'route'.padEnd(14)}${codes.map((c) => String(c).padStart(8)).join('')}\n`);
+  for (const route of [...ENDPOINTS, 'other'] as const) {
+    const m = statuses.get(route);
+    if (m) process.stdout.write(`${route.padEnd(14)}${codes.map((c) => String(m.get(c) ?? 0).padStart(8)).join('')}\n`);
+  }
+  const total = [...statuses.values()].reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
+  const unansweredCount = [...errors.values()].reduce((a, b) => a + b, 0);
+  process.stdout.write(
+    `\n${sent} requests in ${seconds.toFixed(0)} s (${Math.round(sent / seconds)}/s); ${total} answered; ` +
+      `documented 503: ${documented503}; other 5xx: ${serverErrors.length}; no answer: ${unansweredCount}\n`,
+  );
+  for (const [error, n] of errors) process.stdout.write(`  no answer, ${n}x: ${error}\n`);
+  for (const line of unanswered.slice(0, 10)) process.stdout.write(`  e.g. ${line}\n`);
+  for (const line of serverErrors) process.stdout.write(`  5xx: ${line}\n`);
+  const ok = serverErrors.length === 0 && unansweredCount === 0;
+  process.stdout.write(`${ok ? 'PASS' : 'FAIL'}\n`);
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((err) => {
+  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
