@@ -53,25 +53,32 @@ for (const backend of testBackends()) {
     after(() => database?.close());
 
     test('without a record file nothing is learnt', async () => {
-      const memo = new TopLevelMemo(db);
+      const memo = new TopLevelMemo(db, Date.now, 100);
       await memo.learn(SPARSE);
       assert.equal(memo.get(SPARSE), undefined);
     });
 
     test('a walk learns every top-level timestamp up to the newest record file; many is nothing', async () => {
       await db.exec(recordFile(SETTLED, 1));
-      const memo = new TopLevelMemo(db);
+      const memo = new TopLevelMemo(db, Date.now, 100);
       assert.equal(memo.get(SPARSE), undefined);
       await Promise.all([memo.learn(SPARSE), memo.learn(SPARSE), memo.learn(DENSE), memo.learn(0n)]);
       assert.deepEqual(memo.get(SPARSE), { through: SETTLED, timestamps: [3990n, 2500n, 1310n, 1300n] });
       assert.equal(memo.get(DENSE), undefined);
       assert.equal(memo.get(0n), undefined);
       assert.equal(memo.get(42n), undefined);
+      // fewer results than the threshold: the plain walk is short, nothing is kept
+      const strict = new TopLevelMemo(db, Date.now, 301);
+      await strict.learn(SPARSE);
+      assert.equal(strict.get(SPARSE), undefined);
+      const exact = new TopLevelMemo(db, Date.now, 300);
+      await exact.learn(SPARSE);
+      assert.notEqual(exact.get(SPARSE), undefined);
     });
 
     test('entries expire', async () => {
       let now = 0;
-      const memo = new TopLevelMemo(db, () => now);
+      const memo = new TopLevelMemo(db, () => now, 100);
       await memo.learn(SPARSE);
       assert.notEqual(memo.get(SPARSE), undefined);
       now = TTL_MS - 1;
@@ -81,7 +88,7 @@ for (const backend of testBackends()) {
     });
 
     test('reading the known timestamps and what came after gives the plain statement rows', async () => {
-      const memo = new TopLevelMemo(db);
+      const memo = new TopLevelMemo(db, Date.now, 100);
       await memo.learn(SPARSE);
       const known = memo.get(SPARSE)!;
       // results after the settled point: not in the set, must still be listed

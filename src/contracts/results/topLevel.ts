@@ -14,8 +14,9 @@
  *
  * A walk is started (in the background, once per contract at a time) after a default listing came
  * back short, which is when the plain statement had to read the contract's whole range. A contract
- * with more than MAX_TIMESTAMPS top-level results is remembered as "many" and keeps the plain
- * statement (its walk stops after MAX_TIMESTAMPS + 1 rows). Entries expire after TTL_MS, so a
+ * with more than MAX_TIMESTAMPS top-level results (its walk stops after MAX_TIMESTAMPS + 1 rows),
+ * or with fewer than MIN_RESULTS results in all (a plain walk is short; counted on the index alone,
+ * at most MIN_RESULTS entries), is remembered as such and keeps the plain statement. Entries expire after TTL_MS, so a
  * database that was restored or rewritten under the service is read afresh within minutes.
  */
 import type { Config } from '../../config/config.ts';
@@ -29,11 +30,13 @@ export interface TopLevelSet {
 }
 
 export const MAX_TIMESTAMPS = 1000;
+/** Below this many results the plain walk is short (a few ms at most) and the set is not kept. */
+export const MIN_RESULTS = 5000;
 export const TTL_MS = 5 * 60_000;
 const MAX_CONTRACTS = 2000;
 
 interface Entry {
-  /** undefined: more than MAX_TIMESTAMPS, or no record file to bound the walk. */
+  /** undefined: more than MAX_TIMESTAMPS, fewer than minResults results, or no record file to bound the walk. */
   set: TopLevelSet | undefined;
   at: number;
 }
@@ -45,6 +48,7 @@ export class TopLevelMemo {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    private readonly minResults = MIN_RESULTS,
   ) {}
 
   /** The contract's set, when it is known and small. */
@@ -86,17 +90,20 @@ export class TopLevelMemo {
 
   /** One statement, so that the bound and the walk see the same snapshot. */
   private async walk(contractId: bigint): Promise<TopLevelSet | undefined> {
-    const rows = await this.db.query<{ through: string | null; timestamps: string[] }>(
+    const rows = await this.db.query<{ through: string | null; timestamps: string[]; results: number }>(
       sql`with settled as (select consensus_end from record_file order by consensus_end desc limit 1)
 select (select consensus_end from settled) as through,
   array(select consensus_timestamp from contract_result
     where contract_id = ${contractId.toString()} and transaction_nonce = 0
       and consensus_timestamp <= (select consensus_end from settled)
     order by consensus_timestamp desc
-    limit ${MAX_TIMESTAMPS + 1})::text[] as timestamps`,
+    limit ${MAX_TIMESTAMPS + 1})::text[] as timestamps,
+  (select count(*)::int from (select 1 from contract_result
+    where contract_id = ${contractId.toString()} and consensus_timestamp <= (select consensus_end from settled)
+    limit ${this.minResults}) few) as results`,
     );
     const row = rows[0];
-    if (row?.through == null || row.timestamps.length > MAX_TIMESTAMPS) return undefined;
+    if (row?.through == null || row.timestamps.length > MAX_TIMESTAMPS || row.results < this.minResults) return undefined;
     return { through: BigInt(row.through), timestamps: row.timestamps.map(BigInt) };
   }
 }
