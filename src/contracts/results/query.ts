@@ -62,6 +62,10 @@ const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id
  * (every row of every sender read and sorted: 43k rows for two senders of the busiest contract);
  * instead each sender gets its own ordered, limited scan (lateral over the distinct senders) and
  * the at most senders x n rows are merged.
+ *
+ * With `topLevel` (a contract with few top-level results among many, see topLevel.ts) and without
+ * `internal`, the page is the union of the results after `topLevel.through` (the same ordered walk,
+ * stopped at that bound) and the known timestamps (primary-key probes), each with every condition.
  */
 export function resultsSql(query: ResultsQuery): Sql {
   const dir = direction(query.order);
