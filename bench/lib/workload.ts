@@ -76,10 +76,12 @@ export async function sampleDatabase(client: Queryable, perKind: number, seed: n
   }));
   const results = (
     await rows<{ contract_id: string; ts: string; hash: string | null }>(
+      // by the result's own hash (contract_transaction_hash__hash): the importer's schema has no index
+      // on contract_transaction_hash.consensus_timestamp, and a scan of it per sampled row never ends
       `select c.contract_id::text, c.consensus_timestamp::text as ts,
               (select encode(substring(h.hash from 1 for 32), 'hex') from contract_transaction_hash h
-                where h.consensus_timestamp = c.consensus_timestamp limit 1) as hash
-         from (select contract_id, consensus_timestamp from contract_result order by random() limit $1) c`,
+                where h.hash = c.transaction_hash and h.consensus_timestamp = c.consensus_timestamp limit 1) as hash
+         from (select contract_id, consensus_timestamp, transaction_hash from contract_result order by random() limit $1) c`,
     )
   ).map((r) => ({ contractId: r.contract_id, timestamp: r.ts, hash: r.hash }));
   const transactions = (

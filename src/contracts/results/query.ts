@@ -3,6 +3,7 @@ import type { Db } from '../../db/db.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
 import { type Direction, type Sql, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
+import type { TopLevelSet } from './topLevel.ts';
 
 /** A contract_result row with the contract's entity.evm_address (NULL when there is no entity). */
 export interface ResultRow {
@@ -36,6 +37,11 @@ export interface ResultsQuery {
   limit: number;
   /** The columns of the detailed result object (the network-wide listing), not the short item's. */
   detailed?: boolean;
+  /**
+   * Every top-level result of the contract at or below `through` (see topLevel.ts). With it, and
+   * without `internal`, only those timestamps and the results after `through` are read.
+   */
+  topLevel?: TopLevelSet;
 }
 
 const DETAILED_COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
@@ -56,13 +62,44 @@ const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id
  * (every row of every sender read and sorted: 43k rows for two senders of the busiest contract);
  * instead each sender gets its own ordered, limited scan (lateral over the distinct senders) and
  * the at most senders x n rows are merged.
+ *
+ * With `topLevel` (a contract with few top-level results among many, see topLevel.ts) and without
+ * `internal`, the page is the union of the results after `topLevel.through` (the same ordered walk,
+ * stopped at that bound) and the known timestamps (primary-key probes), each with every condition.
  */
 export function resultsSql(query: ResultsQuery): Sql {
+  const dir = direction(query.order);
+  const known = query.topLevel !== undefined && !query.internal && query.contractId !== 0n ? query.topLevel : undefined;
+  const page = known
+    ? sql`select * from (
+    (${pageSql(query, [sql`consensus_timestamp > ${known.through.toString()}`])})
+    union all
+    (${pageSql({ ...query, perSender: false }, [sql`consensus_timestamp = any(${known.timestamps.map(String)}::bigint[])`])})
+  ) known
+  order by known.consensus_timestamp ${dir}
+  limit ${query.limit}`
+    : pageSql(query, []);
+  // The contract's address by one primary-key probe per row of the page: a join lets a generic plan
+  // that expects many rows (a network-wide timestamp range) hash-join a sequential scan of entity.
+  return sql`select cr.*, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
+from (
+  ${page}
+) cr
+order by cr.consensus_timestamp ${dir}`;
+}
+
+/**
+ * The page from contract_result alone, with `extra` conditions. `perSender: false` writes several
+ * `from` values as one `= any(...)` condition (for a bounded set of timestamps, where order comes
+ * from a sort of few rows anyway).
+ */
+function pageSql(query: ResultsQuery & { perSender?: boolean }, extra: readonly Sql[]): Sql {
   const senders = query.sender.eq !== undefined ? [...new Set(query.sender.eq)] : [];
-  const perSender = senders.length > 1;
+  const perSender = senders.length > 1 && query.perSender !== false;
   const where: Sql[] = [];
   if (query.contractId !== 0n) where.push(sql`contract_id = ${query.contractId.toString()}`);
   where.push(...rangeSql(sql`consensus_timestamp`, query.timestamp, 'bigint', INT64));
+  where.push(...extra);
   const sender = perSender ? { ...query.sender, eq: undefined } : query.sender;
   if (perSender) where.push(sql`sender_id = s.id`);
   where.push(...rangeSql(sql`sender_id`, sender, 'bigint', INT64));
@@ -72,7 +109,7 @@ export function resultsSql(query: ResultsQuery): Sql {
   if (!query.internal) where.push(sql`transaction_nonce = 0`);
   const dir = direction(query.order);
   const columns = query.detailed ? DETAILED_COLUMNS : COLUMNS;
-  const page = perSender
+  return perSender
     ? sql`select x.* from unnest(${senders.map(String)}::bigint[]) as s(id)
     cross join lateral (
       select ${columns}
@@ -88,13 +125,6 @@ export function resultsSql(query: ResultsQuery): Sql {
     where ${and(where)}
     order by consensus_timestamp ${dir}
     limit ${query.limit}`;
-  // The contract's address by one primary-key probe per row of the page: a join lets a generic plan
-  // that expects many rows (a network-wide timestamp range) hash-join a sequential scan of entity.
-  return sql`select cr.*, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
-from (
-  ${page}
-) cr
-order by cr.consensus_timestamp ${dir}`;
 }
 
 export const findResults = <R = ResultRow>(db: Db, query: ResultsQuery): Promise<R[]> => db.query<R>(resultsSql(query));

@@ -12,6 +12,7 @@ import type { Route } from '../../http/server.ts';
 import { resolveContract, resolveSender } from '../shared/resolve.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
+import { topLevelMemo } from './topLevel.ts';
 import { resultView } from './view.ts';
 import { contractResultsSchema } from './schema.ts';
 
@@ -53,7 +54,11 @@ export const contractResultsRoute: Route = {
     if (timestamp.empty || sender.empty) return EMPTY;
 
     const { limit, order } = query.paging;
-    const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit });
+    const memo = query.internal ? undefined : topLevelMemo(db, config);
+    const topLevel = memo?.get(contractId);
+    const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit, topLevel });
+    // a short page read the contract's whole range: next time, read only its top-level rows (topLevel.ts)
+    if (memo && topLevel === undefined && rows.length < limit) void memo.learn(contractId);
     const results = rows.map(resultView);
     const next = nextPageLink(request, query.paging, results.length, () => [
       ['timestamp', { value: results[results.length - 1]!.timestamp!, inclusive: false }],
