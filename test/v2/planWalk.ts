@@ -45,12 +45,14 @@ function collect(node: PlanNode, scans: Scan[], joins: string[], parents: Map<st
   for (const child of node.Plans ?? []) collect(child, scans, joins, parents);
 }
 
-const TERM = String.raw`(?:ANY \('(?:[^']|'')*'::[\w ]+\[\]\)|'(?:[^']|'')*'(?:::[\w ]+(?:\[\])?)?|-?\d+(?:::\w+)?|(?:\w+\.)?\w+)`;
+const TERM = String.raw`(?:ANY \('(?:[^']|'')*'::[\w ]+\[\]\)|'(?:[^']|'')*'(?:::\w+(?:\[\])?)?|-?\d+(?:::\w+)?|(?:\w+\.)?\w+)`;
 const EQUALITY = new RegExp(`(${TERM}) = (${TERM})`, 'g');
 
 /** The `a = b` comparisons of a condition text, each side as PostgreSQL printed it. */
 export function equalities(condition: string): Array<[string, string]> {
-  return [...condition.matchAll(EQUALITY)].map((m) => [m[1]!, m[2]!]);
+  // columns of a domain type (the v1 schema's entity_id, nanos_timestamp) are printed cast: (entity_id)::bigint
+  const plain = condition.replace(/\(((?:\w+\.)?\w+)\)::\w+/g, '$1');
+  return [...plain.matchAll(EQUALITY)].map((m) => [m[1]!, m[2]!]);
 }
 
 const isConstant = (term: string) => /^(ANY \(')|^'|^-?\d/.test(term);
