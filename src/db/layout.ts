@@ -75,17 +75,33 @@ export function setDbLayout(db: Db, layout: DbLayout): Db {
   return db;
 }
 
-/**
- * A PostgreSQL pool whose sessions plan as the database's layout needs: the layout is read on one
- * short-lived connection first, then the pool is opened with the plan mode for it.
- */
-export async function openLayoutDb(config: Config, options: PostgresOptions = postgresOptionsFromConfig(config)): Promise<Db> {
+/** The layout, read on one short-lived connection. */
+export async function probeLayout(config: Config, options: PostgresOptions = postgresOptionsFromConfig(config)): Promise<DbLayout> {
   const probe = createPostgresDb(config, { ...options, maxConnections: 1 });
-  let layout: DbLayout;
   try {
-    layout = await detectLayout(probe);
+    return await detectLayout(probe);
   } finally {
     await probe.close();
   }
+}
+
+/** A PostgreSQL pool whose sessions plan as the database's layout needs (probeLayout first). */
+export async function openLayoutDb(config: Config, options: PostgresOptions = postgresOptionsFromConfig(config)): Promise<Db> {
+  const layout = await probeLayout(config, options);
   return setDbLayout(createPostgresDb(config, { ...options, planCacheMode: planCacheModeFor(layout) }), layout);
+}
+
+const SCHEMAS: Record<DbLayout['schema'], string> = {
+  v1: "the importer's v1 schema",
+  v2: "the importer's v2 (Citus) layout",
+  own: "this service's own schema (v1-shaped)",
+  none: 'no mirror node schema',
+};
+
+/** One line for logs and `migrate`: "the importer's v2 (Citus) layout, partitioned, Citus not installed". */
+export function describeLayout(layout: DbLayout): string {
+  const parts = [SCHEMAS[layout.schema]];
+  if (layout.partitioned) parts.push('contract_result partitioned');
+  parts.push(layout.citus ? 'Citus installed' : 'Citus not installed');
+  return parts.join(', ');
 }
