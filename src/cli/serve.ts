@@ -4,6 +4,7 @@ import pino, { type Logger } from 'pino';
 import { createApp } from '../app.ts';
 import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
+import { describeLayout, planCacheModeFor, probeLayout, setDbLayout } from '../db/layout.ts';
 import { migrate } from '../db/migrate.ts';
 import { postgresOptionsFromConfig } from '../db/postgres.ts';
 import { openServingDb } from '../db/replicas-open.ts';
@@ -118,7 +119,14 @@ const FIRST_CHECK_WAIT_MS = 5_000;
 async function prepareExternal(config: Config, logger: Logger): Promise<Served> {
   const target = describeTarget(config);
   const where = `PostgreSQL ${target.display}`;
-  const db: Db = openServingDb(config, { ...postgresOptionsFromConfig(config), readOnly: true }, logger);
+  const options = { ...postgresOptionsFromConfig(config), readOnly: true };
+  // the layout decides the plan mode and the statements' shapes (src/db/layout.ts); a database that is
+  // down at start is served as v1 until a restart
+  const layout = await probeLayout(config, options).catch(() => undefined);
+  if (layout) logger.info({ layout }, `database layout: ${describeLayout(layout)}; plan_cache_mode ${planCacheModeFor(layout)}`);
+  else logger.warn('database layout not known at start (database unavailable): v1 statements and generic plans until a restart');
+  const db: Db = openServingDb(config, { ...options, ...(layout ? { planCacheMode: planCacheModeFor(layout) } : {}) }, logger);
+  if (layout) setDbLayout(db, layout);
   const watch = watchDatabase(db, { logger, describe: (err) => describeDbError(err, target) });
   await watch.firstCheck(FIRST_CHECK_WAIT_MS);
   let demo: DemoInfo | null = null;

@@ -63,13 +63,39 @@ export function recommendedIndexStatements(file = RECOMMENDED_INDEXES): string[]
 
 /**
  * Adds the recommended indexes to a database whose schema the importer owns, without blocking its
- * writers (CREATE INDEX CONCURRENTLY, one statement at a time, outside any transaction).
- * Returns the statements run.
+ * writers (CREATE INDEX CONCURRENTLY, one statement at a time, outside any transaction). A
+ * partitioned table (v2's contract_result and contract_log), on which PostgreSQL refuses
+ * CONCURRENTLY, gets the index on the parent only (invalid until complete), then each partition's
+ * concurrently, each attached to it; the parent's becomes valid with the last. Returns the
+ * statements run.
  */
 export async function addRecommendedIndexes(db: Db): Promise<string[]> {
-  const statements = recommendedIndexStatements().map((sql) =>
-    sql.replace(/^create index if not exists/i, 'create index concurrently if not exists'),
-  );
-  for (const sql of statements) await db.exec(sql);
-  return statements;
+  const run: string[] = [];
+  for (const statement of recommendedIndexStatements()) {
+    const parsed = /^create index if not exists (\w+) on (\w+) (.*)$/i.exec(statement);
+    const [kind] = parsed ? await db.query<{ relkind: string }>('select relkind from pg_class where oid = to_regclass($1)', [`public.${parsed[2]}`]) : [];
+    if (!parsed || kind?.relkind !== 'p') {
+      run.push(statement.replace(/^create index if not exists/i, 'create index concurrently if not exists'));
+      await db.exec(run[run.length - 1]!);
+      continue;
+    }
+    const [, name, table] = parsed;
+    const definition = parsed[3]!.replace(/;\s*$/, '');
+    const partitions = await db.query<{ name: string }>(
+      `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = to_regclass($1) order by c.relname`,
+      [`public.${table}`],
+    );
+    const steps = [`create index if not exists ${name} on only ${table} ${definition}`];
+    for (const partition of partitions) {
+      const child = `${name}${partition.name.slice(table!.length)}`.slice(0, 63);
+      steps.push(`create index concurrently if not exists ${child} on ${partition.name} ${definition}`);
+      steps.push(`alter index ${name} attach partition ${child}`);
+    }
+    for (const step of steps) {
+      await db.exec(step);
+      run.push(step);
+    }
+  }
+  return run;
 }

@@ -19,6 +19,8 @@ export interface PostgresOptions {
    */
   ssl?: ConnectionOptions | undefined;
   onError?: (err: Error) => void;
+  /** plan_cache_mode of the sessions; PLAN_CACHE_MODE unless the layout needs another (src/db/layout.ts). */
+  planCacheMode?: string;
 }
 
 /**
@@ -80,7 +82,7 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     // JIT compilation costs seconds on plans the planner thinks are expensive (mirror node issue 9245);
     // these short index scans never profit from it. bytea arrives as hex text, which the type
     // parsers keep as it is.
-    options: `-c jit=off -c plan_cache_mode=${PLAN_CACHE_MODE} -c bytea_output=hex${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
+    options: `-c jit=off -c plan_cache_mode=${options.planCacheMode ?? PLAN_CACHE_MODE} -c bytea_output=hex${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
     types: typeParsers,
     idleTimeoutMillis: 30_000,
   });

@@ -8,7 +8,7 @@ import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { type Route, buildApp } from '../../src/http/server.ts';
-import { type TestDatabase, openTestDatabase } from './database.ts';
+import { type Backend, type TestDatabase, openTestDatabase } from './database.ts';
 
 /**
  * The default configuration (no configuration file, no environment; `env` as environment
@@ -70,7 +70,7 @@ export interface TestApp {
  * on it. For `before(...)`; close it in `after(...)`.
  */
 export async function openTestApp(
-  backend: 'embedded' | 'postgres',
+  backend: Backend,
   fill?: (db: Db) => Promise<unknown>,
   options: AppOptions = {},
 ): Promise<TestApp> {

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.ts';
 import { DatabaseUnavailableError, type Db, type QueryObserver } from '../../src/db/db.ts';
 import { createEmbeddedDb } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPostgresDb } from '../../src/db/postgres.ts';
+import { openLayoutDb } from '../../src/db/layout.ts';
 import { type ReplicaReads, replicaReads, replicaUrl } from './replicaReads.ts';
 
 export interface TestDatabase {
@@ -16,21 +19,69 @@ export interface TestDatabase {
 }
 
 /**
- * Which backends the database-backed tests run on: always embedded, plus PostgreSQL with
- * TEST_DATABASE_URL; with TEST_REPLICA_URL too, PostgreSQL alone (its reads from the replica).
+ * The backends the database-backed tests run on: embedded PGlite always; with TEST_DATABASE_URL also
+ * PostgreSQL with this service's schema, and PostgreSQL with the importer's v2 (Citus) layout on
+ * stubbed Citus functions (test/support/v2), unless TEST_DATABASE_LAYOUT=v1 leaves that one out.
+ * With TEST_REPLICA_URL too, PostgreSQL alone (its reads from the replica).
  */
-export function testBackends(): Array<'embedded' | 'postgres'> {
-  if (process.env.TEST_DATABASE_URL && replicaUrl()) return ['postgres'];
-  return process.env.TEST_DATABASE_URL ? ['embedded', 'postgres'] : ['embedded'];
+export type Backend = 'embedded' | 'postgres' | 'postgres-v2';
+
+export function testBackends(): Backend[] {
+  if (!process.env.TEST_DATABASE_URL) return ['embedded'];
+  if (replicaUrl()) return ['postgres'];
+  return process.env.TEST_DATABASE_LAYOUT === 'v1' ? ['embedded', 'postgres'] : ['embedded', 'postgres', 'postgres-v2'];
 }
 
-/** An empty database created next to `url`'s on the same server; `drop` removes it again. */
-export async function createScratchDatabase(url: string, prefix = 'cqs_test'): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
+const V2_FILES = ['../../src/db/migrations/0001_mirror_node_v1_schema.sql', 'v2/citus-stub.sql', 'v2/layout.sql'].map(
+  (f) => new URL(f, import.meta.url),
+);
+
+/**
+ * A database with the v2 layout to copy scratch databases from (building it takes ~20 s, a copy ~5 s),
+ * named by a hash of the DDL so that a changed layout gets a new one; built once per server under an
+ * advisory lock, so parallel test processes wait for the first.
+ */
+async function v2Template(url: string): Promise<string> {
+  const ddl = V2_FILES.map((f) => readFileSync(f, 'utf8')).join('\n;\n');
+  const name = `cqs_v2_template_${createHash('sha1').update(ddl).digest('hex').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query('select pg_advisory_lock(18002)');
+    const { rows } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (rows.length === 0) {
+      const building = `${name}_building`;
+      await admin.query(`drop database if exists ${building}`);
+      await admin.query(`create database ${building}`);
+      const target = new URL(url);
+      target.pathname = `/${building}`;
+      const client = new pg.Client({ connectionString: target.toString() });
+      await client.connect();
+      try {
+        await client.query(`begin;\n${ddl}\n;commit;`);
+      } finally {
+        await client.end();
+      }
+      await admin.query(`alter database ${building} rename to ${name}`);
+    }
+  } finally {
+    await admin.query('select pg_advisory_unlock(18002)').catch(() => {});
+    await admin.end();
+  }
+  return name;
+}
+
+/** An empty database created next to `url`'s on the same server (a copy of `template` if given); `drop` removes it again. */
+export async function createScratchDatabase(
+  url: string,
+  prefix = 'cqs_test',
+  template?: string,
+): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await admin.end();
   }
@@ -55,7 +106,7 @@ export async function createScratchDatabase(url: string, prefix = 'cqs_test'): P
  * A fresh, migrated, empty database: an in-memory PGlite, or a scratch database created next to
  * TEST_DATABASE_URL's (dropped again by close()) so that tests never touch data they do not own.
  */
-export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promise<TestDatabase> {
+export async function openTestDatabase(backend: Backend): Promise<TestDatabase> {
   if (backend === 'embedded') {
     const { db } = await createEmbeddedDb();
     await migrate(db);
@@ -63,15 +114,16 @@ export async function openTestDatabase(backend: 'embedded' | 'postgres'): Promis
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const scratch = await createScratchDatabase(url);
+  const v2 = backend === 'postgres-v2';
+  const scratch = v2 ? await createScratchDatabase(url, 'cqs_test_v2', await v2Template(url)) : await createScratchDatabase(url);
   const config = loadConfig({ DATABASE_URL: scratch.url }, '/nonexistent');
-  const db = createPostgresDb(config);
-  await migrate(db);
-  const replica = replicaUrl();
+  const db = v2 ? await openLayoutDb(config) : createPostgresDb(config);
+  if (!v2) await migrate(db);
+  const replica = v2 ? undefined : replicaUrl();
   const reads = replica ? replicaReads(url, replica, scratch.name) : undefined;
   return {
     db,
-    label: reads ? `postgres (${scratch.name}) with reads on the replica ${new URL(replica!).host}` : `postgres (${scratch.name})`,
+    label: reads ? `postgres (${scratch.name}) with reads on the replica ${new URL(replica!).host}` : `${backend} (${scratch.name})`,
     ...(reads ? { reads } : {}),
     async close() {
       await reads?.db.close();

@@ -1,5 +1,6 @@
 /** The statement of GET /api/v1/contracts/{id}. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
+import { citusSafe, dbLayout } from '../../db/layout.ts';
 import type { Operator } from '../../db/range.ts';
 import { type Sql, and, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
@@ -52,19 +53,42 @@ const ENTITY_COLUMNS = sql`e.auto_renew_account_id, e.auto_renew_period, e.creat
 function contractColumns(v: Sql): Sql {
   return sql`c.file_id, c.runtime_bytecode,
   c.file_id > 1000 as bytecode_from_file,
-  case when c.file_id > 1000 then (
-    select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp)
+  case when c.file_id > 1000 then (${fileBytecode(sql`c.file_id`, sql`${v}.created_timestamp`)}) end as file_bytecode,
+  case when c.file_id > 1000 then null else c.initcode end as initcode`;
+}
+
+/** The file's content at `created` (see contractColumns). */
+function fileBytecode(file: Sql, created: Sql): Sql {
+  return sql`select string_agg(f.file_data, ''::bytea order by f.consensus_timestamp)
     from file_data f
-    where f.entity_id = c.file_id
-      and f.consensus_timestamp <= ${v}.created_timestamp
+    where f.entity_id = ${file}
+      and f.consensus_timestamp <= ${created}
       and f.consensus_timestamp >= (
         select g.consensus_timestamp from file_data g
-        where g.entity_id = c.file_id and g.consensus_timestamp <= ${v}.created_timestamp
+        where g.entity_id = ${file} and g.consensus_timestamp <= ${created}
           and (g.transaction_type = 17 or (g.transaction_type = 19 and length(g.file_data) <> 0))
         order by g.consensus_timestamp desc
-        limit 1)
-  ) end as file_bytecode,
+        limit 1)`;
+}
+
+/**
+ * The Citus-safe form (src/db/layout.ts): the contract's columns without the file, whose content a
+ * statement of its own reads by the file's id (file_data is distributed by entity_id, not co-located
+ * with the contract's row), as the reference does.
+ */
+const CONTRACT_COLUMNS_ONLY = sql`c.file_id, c.runtime_bytecode,
+  c.file_id > 1000 as bytecode_from_file, null::bytea as file_bytecode,
   case when c.file_id > 1000 then null else c.initcode end as initcode`;
+
+async function withFileBytecode(db: Db, rows: ContractRow[]): Promise<ContractRow[]> {
+  for (const row of rows) {
+    if (!row.bytecode_from_file || row.file_id === null) continue;
+    const [file] = await db.query<{ string_agg: HexBytes | null }>(
+      sql`${fileBytecode(sql`${row.file_id}::bigint`, sql`${row.created_timestamp}::bigint`)}`,
+    );
+    row.file_bytecode = file?.string_agg ?? null;
+  }
+  return rows;
 }
 
 /** Conditions selecting the contract by id or by EVM address. */
@@ -111,6 +135,7 @@ export async function findContract(
   timestamps: ReadonlyArray<{ operator: Operator; value: bigint }>,
 ): Promise<ContractRow[]> {
   const where = [sql`e.type = 'CONTRACT'`, ...keyConditions(key)];
+  if (citusSafe(dbLayout(db))) return withFileBytecode(db, await findContractRows(db, where, timestamps));
   if (timestamps.length === 0) {
     return db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${contractColumns(sql`e`)}
        from entity e left join contract c on e.id = c.id
@@ -125,4 +150,29 @@ export async function findContract(
            order by timestamp_range desc
            limit 1) v
      left join contract c on c.id = v.id`);
+}
+
+/**
+ * findContract's rows in the Citus-safe form: contract joined inside each branch on the entity's id
+ * (co-located, and pruned by the same key), the file read afterwards.
+ */
+function findContractRows(
+  db: Db,
+  where: Sql[],
+  timestamps: ReadonlyArray<{ operator: Operator; value: bigint }>,
+): Promise<ContractRow[]> {
+  if (timestamps.length === 0) {
+    return db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
+       from entity e left join contract c on c.id = e.id
+       where ${and(where)}
+       limit 2`);
+  }
+  const condition = and([...where, ...timestamps.map((t) => timestampCondition(t.operator, t.value))]);
+  return db.query<ContractRow>(sql`(select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
+       from entity e left join contract c on c.id = e.id where ${condition})
+     union all
+     (select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
+       from entity_history e left join contract c on c.id = e.id where ${condition})
+     order by timestamp_range desc
+     limit 1`);
 }

@@ -1,5 +1,6 @@
 /** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
+import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
 import { type Direction, type Sql, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
@@ -67,21 +68,25 @@ const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id
  * `internal`, the page is the union of the results after `topLevel.through` (the same ordered walk,
  * stopped at that bound) and the known timestamps (primary-key probes), each with every condition.
  */
-export function resultsSql(query: ResultsQuery): Sql {
+export function resultsSql(query: ResultsQuery, citus = false): Sql {
   const dir = direction(query.order);
   const known = query.topLevel !== undefined && !query.internal && query.contractId !== 0n ? query.topLevel : undefined;
   const page = known
     ? sql`select * from (
-    (${pageSql(query, [sql`consensus_timestamp > ${known.through.toString()}`])})
+    (${pageSql(query, [sql`consensus_timestamp > ${known.through.toString()}`], citus)})
     union all
-    (${pageSql({ ...query, perSender: false }, [sql`consensus_timestamp = any(${known.timestamps.map(String)}::bigint[])`])})
+    (${pageSql({ ...query, perSender: false }, [sql`consensus_timestamp = any(${known.timestamps.map(String)}::bigint[])`], citus)})
   ) known
   order by known.consensus_timestamp ${dir}
   limit ${query.limit}`
-    : pageSql(query, []);
-  // The contract's address by one primary-key probe per row of the page: a join lets a generic plan
-  // that expects many rows (a network-wide timestamp range) hash-join a sequential scan of entity.
-  return sql`select cr.*, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
+    : pageSql(query, [], citus);
+  // Every contract on Citus: the addresses in a statement of their own (withEvmAddresses).
+  if (citus && query.contractId === 0n) return page;
+  // The contract's address by one primary-key probe per row of the page (for one contract, by its id:
+  // one probe, which Citus routes with the page): a join lets a generic plan that expects many rows (a
+  // network-wide timestamp range) hash-join a sequential scan of entity.
+  const contract = query.contractId !== 0n ? sql`${query.contractId.toString()}` : sql`cr.contract_id`;
+  return sql`select cr.*, (select e.evm_address from entity e where e.id = ${contract}) as evm_address
 from (
   ${page}
 ) cr
@@ -93,9 +98,10 @@ order by cr.consensus_timestamp ${dir}`;
  * `from` values as one `= any(...)` condition (for a bounded set of timestamps, where order comes
  * from a sort of few rows anyway).
  */
-function pageSql(query: ResultsQuery & { perSender?: boolean }, extra: readonly Sql[]): Sql {
+function pageSql(query: ResultsQuery & { perSender?: boolean }, extra: readonly Sql[], citus: boolean): Sql {
   const senders = query.sender.eq !== undefined ? [...new Set(query.sender.eq)] : [];
-  const perSender = senders.length > 1 && query.perSender !== false;
+  // Citus refuses a LIMIT in a lateral subquery over shards (every contract): one scan for all senders there
+  const perSender = senders.length > 1 && query.perSender !== false && !(citus && query.contractId === 0n);
   const where: Sql[] = [];
   if (query.contractId !== 0n) where.push(sql`contract_id = ${query.contractId.toString()}`);
   where.push(...rangeSql(sql`consensus_timestamp`, query.timestamp, 'bigint', INT64));
@@ -127,7 +133,23 @@ function pageSql(query: ResultsQuery & { perSender?: boolean }, extra: readonly 
     limit ${query.limit}`;
 }
 
-export const findResults = <R = ResultRow>(db: Db, query: ResultsQuery): Promise<R[]> => db.query<R>(resultsSql(query));
+export async function findResults<R = ResultRow>(db: Db, query: ResultsQuery): Promise<R[]> {
+  const citus = citusSafe(dbLayout(db));
+  const rows = await db.query<R>(resultsSql(query, citus));
+  return citus && query.contractId === 0n ? withEvmAddresses(db, rows as Array<R & ResultRow>) : rows;
+}
+
+/** The contracts' addresses for a page of every contract's results, by their ids (Citus-safe form). */
+async function withEvmAddresses<R extends { contract_id: string; evm_address: HexBytes | null }>(db: Db, rows: R[]): Promise<R[]> {
+  if (rows.length === 0) return rows;
+  const ids = [...new Set(rows.map((r) => r.contract_id))];
+  const found = await db.query<{ id: string; evm_address: HexBytes | null }>(
+    sql`select id, evm_address from entity where id = any(${ids}::bigint[])`,
+  );
+  const byId = new Map(found.map((e) => [e.id, e.evm_address]));
+  for (const row of rows) row.evm_address = byId.get(row.contract_id) ?? null;
+  return rows;
+}
 
 /** The consensus range of a record file (block). */
 export interface BlockRange {

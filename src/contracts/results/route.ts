@@ -13,6 +13,7 @@ import { resolveContract, resolveSender } from '../shared/resolve.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { topLevelMemo } from './topLevel.ts';
+import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { resultView } from './view.ts';
 import { contractResultsSchema } from './schema.ts';
 
@@ -54,7 +55,8 @@ export const contractResultsRoute: Route = {
     if (timestamp.empty || sender.empty) return EMPTY;
 
     const { limit, order } = query.paging;
-    const memo = query.internal ? undefined : topLevelMemo(db, config);
+    // not on v2/Citus: the walk reads record_file and contract_result in one statement (topLevel.ts)
+    const memo = query.internal || citusSafe(dbLayout(db)) ? undefined : topLevelMemo(db, config);
     const topLevel = memo?.get(contractId);
     const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit, topLevel });
     // a short page read the contract's whole range: next time, read only its top-level rows (topLevel.ts)

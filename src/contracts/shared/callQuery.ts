@@ -3,6 +3,8 @@
  * /contracts/results/{transactionIdOrHash} (contracts-siblings.md 5.2-5.3). Nothing of HTTP.
  */
 import type { Db } from '../../db/db.ts';
+import { citusSafe, dbLayout } from '../../db/layout.ts';
+import { findCallSplit } from './callSplit.ts';
 import { type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from './detailedResult.ts';
@@ -53,6 +55,7 @@ const ETH_FIELDS = [
  * contracts; (3) their state changes without migration rows, plus every change of the path's contract.
  */
 export async function findCall(db: Db, key: CallKey): Promise<CallRows> {
+  if (citusSafe(dbLayout(db))) return findCallSplit(db, key);
   const ts = key.timestamp.toString();
   const [heads, logs, stateChanges] = await Promise.all([
     db.query<HeadRow>(sql`with ${involvement(key)}

@@ -1,0 +1,82 @@
+-- The importer's v2 (Citus) layout, built on top of this service's v1 schema (migration 0001) from
+-- the facts in shared/reference/schema/README.md ("v2 (Citus) layout") and the Citus review:
+-- the same tables and columns, with
+--   * native monthly RANGE partitions on the consensus timestamp for the time-partitioned tables
+--     (record_file on consensus_end), 2019-09 to 2026-12 as with the importer's production
+--     placeholders, plus one partition before and one after that span, which the test data
+--     (timestamps from 1 ns) needs and a real v2 database does not have;
+--   * v2 primary keys, most of which include the distribution column;
+--   * the distribution recorded through the stubbed Citus functions (citus-stub.sql): one colocation
+--     group led by entity, record_file a plain local table.
+-- v2 has no domains; the v1 ones are kept, which changes nothing the service sees (PostgreSQL reports
+-- a domain's base type).
+
+-- Re-creates `tab` as a table partitioned by range on `col`, with the same columns, defaults and
+-- (non-key) indexes, and `pk` as its primary key (none when null).
+create procedure pg_temp.partition_by_time(tab text, col text, pk text) language plpgsql as $$
+declare
+  defs text[];
+  def text;
+begin
+  select coalesce(array_agg(i.indexdef), '{}') into defs
+    from pg_indexes i
+   where i.schemaname = 'public' and i.tablename = tab
+     and i.indexname not in (select conname from pg_constraint where conrelid = ('public.' || tab)::regclass);
+  execute format('create table public.%I (like public.%I including defaults) partition by range (%I)', tab || '_v2', tab, col);
+  execute format('drop table public.%I', tab);
+  execute format('alter table public.%I rename to %I', tab || '_v2', tab);
+  if pk is not null then
+    execute format('alter table public.%I add constraint %I primary key (%s)', tab, tab || '_pkey', pk);
+  end if;
+  foreach def in array defs loop
+    execute def;
+  end loop;
+  execute format('create table public.%I partition of public.%I for values from (minvalue) to (%s)',
+    tab || '_pmin', tab, (extract(epoch from timestamptz '2019-09-01 UTC') * 1000000000)::bigint);
+  perform create_time_partitions(('public.' || tab)::regclass, '1 month', '2027-01-01 UTC', '2019-09-01 UTC');
+  execute format('create table public.%I partition of public.%I for values from (%s) to (maxvalue)',
+    tab || '_pmax', tab, (extract(epoch from timestamptz '2027-01-01 UTC') * 1000000000)::bigint);
+end $$;
+
+call pg_temp.partition_by_time('contract_result', 'consensus_timestamp', 'consensus_timestamp, contract_id');
+call pg_temp.partition_by_time('contract_log', 'consensus_timestamp', 'consensus_timestamp, index, contract_id');
+call pg_temp.partition_by_time('contract_action', 'consensus_timestamp', 'consensus_timestamp, index, payer_account_id');
+call pg_temp.partition_by_time('contract_state_change', 'consensus_timestamp', 'consensus_timestamp, contract_id, slot');
+call pg_temp.partition_by_time('contract_transaction', 'consensus_timestamp', 'consensus_timestamp, entity_id');
+call pg_temp.partition_by_time('ethereum_transaction', 'consensus_timestamp', 'consensus_timestamp, payer_account_id');
+call pg_temp.partition_by_time('crypto_transfer', 'consensus_timestamp', null);
+call pg_temp.partition_by_time('token_transfer', 'consensus_timestamp', null);
+call pg_temp.partition_by_time('record_file', 'consensus_end', 'consensus_end, node_id');
+-- transaction: no primary key since V2.5.1; its indexes are (consensus_timestamp),
+-- (payer_account_id, consensus_timestamp), (payer_account_id, valid_start_ns), (type, consensus_timestamp).
+call pg_temp.partition_by_time('transaction', 'consensus_timestamp', null);
+drop index if exists transaction__transaction_id;
+create index transaction__transaction_id on transaction (payer_account_id, valid_start_ns);
+create index transaction__consensus_timestamp on transaction (consensus_timestamp);
+
+-- file_data: a plain distributed table again since V2.2.0, which re-created it without its primary key.
+alter table file_data drop constraint file_data_pkey;
+
+-- transaction_hash: not list-partitioned in v2 (distributed by distribution_id instead).
+create table transaction_hash_v2 (like transaction_hash including defaults);
+drop table transaction_hash;
+alter table transaction_hash_v2 rename to transaction_hash;
+create index transaction_hash__hash on transaction_hash using hash (substring(hash from 1 for 32));
+
+-- Distribution (V2.0.1, V2.2.0, V2.4.1): one colocation group led by entity.
+select create_distributed_table('entity', 'id');
+select create_distributed_table('entity_history', 'id', colocate_with => 'entity');
+select create_distributed_table('contract', 'id', colocate_with => 'entity');
+select create_distributed_table('contract_result', 'contract_id', colocate_with => 'entity');
+select create_distributed_table('contract_log', 'contract_id', colocate_with => 'entity');
+select create_distributed_table('contract_state', 'contract_id', colocate_with => 'entity');
+select create_distributed_table('contract_state_change', 'contract_id', colocate_with => 'entity');
+select create_distributed_table('contract_transaction', 'entity_id', colocate_with => 'entity');
+select create_distributed_table('contract_action', 'payer_account_id', colocate_with => 'entity');
+select create_distributed_table('ethereum_transaction', 'payer_account_id', colocate_with => 'entity');
+select create_distributed_table('transaction', 'payer_account_id', colocate_with => 'entity');
+select create_distributed_table('file_data', 'entity_id', colocate_with => 'entity');
+select create_distributed_table('crypto_transfer', 'payer_account_id', colocate_with => 'entity');
+select create_distributed_table('token_transfer', 'payer_account_id', colocate_with => 'entity');
+select create_distributed_table('contract_transaction_hash', 'hash', colocate_with => 'none');
+select create_distributed_table('transaction_hash', 'distribution_id', colocate_with => 'none');
