@@ -6,9 +6,9 @@ import type { Config } from '../config/config.ts';
 import { type Db, rootCause } from '../db/db.ts';
 import { describeLayout, planCacheModeFor, probeLayout, setDbLayout } from '../db/layout.ts';
 import { migrate } from '../db/migrate.ts';
-import { postgresOptionsFromConfig } from '../db/postgres.ts';
+import { type PostgresOptions, postgresOptionsFromConfig } from '../db/postgres.ts';
 import { openServingDb } from '../db/replicas-open.ts';
-import { watchDatabase } from '../db/watch.ts';
+import { type DatabaseWatch, watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
 import { drainOf } from '../http/drain.ts';
@@ -108,6 +108,27 @@ async function migrateExternal(config: Config, logger: Logger): Promise<void> {
   await admin.close();
 }
 
+/**
+ * A database that was down at start: its layout is read once it answers, and the statements take
+ * their shapes from it. The sessions' plan mode is a connection setting of the pool, fixed at start
+ * (generic plans, v1's); on a v2 or Citus layout that asks for a restart, said in one warning.
+ */
+function learnLayoutLater(config: Config, options: PostgresOptions, db: Db, watch: DatabaseWatch, logger: Logger): void {
+  const timer = setInterval(() => {
+    if (!watch.status.started) return;
+    clearInterval(timer);
+    probeLayout(config, options)
+      .then((layout) => {
+        setDbLayout(db, layout);
+        const line = `layout found once the database answered: ${describeLayout(layout)}`;
+        if (planCacheModeFor(layout) === 'force_generic_plan') logger.info({ layout }, line);
+        else logger.warn({ layout }, `${line}; its sessions still force generic plans: restart the service to plan with plan_cache_mode ${planCacheModeFor(layout)}`);
+      })
+      .catch(() => logger.warn('layout of the database not read (it failed again): v1 statement shapes until a restart'));
+  }, 1000);
+  timer.unref();
+}
+
 /** How long the start waits for the first check of an external database before it listens anyway. */
 const FIRST_CHECK_WAIT_MS = 5_000;
 
@@ -120,15 +141,14 @@ async function prepareExternal(config: Config, logger: Logger): Promise<Served> 
   const target = describeTarget(config);
   const where = `PostgreSQL ${target.display}`;
   const options = { ...postgresOptionsFromConfig(config), readOnly: true };
-  // the layout decides the plan mode and the statements' shapes (src/db/layout.ts); a database that is
-  // down at start is served as v1 until a restart
+  // the layout decides the plan mode and the statements' shapes (src/db/layout.ts)
   const layout = await probeLayout(config, options).catch(() => undefined);
   if (layout) logger.info({ layout }, `database layout: ${describeLayout(layout)}; plan_cache_mode ${planCacheModeFor(layout)}`);
-  else logger.warn('database layout not known at start (database unavailable): v1 statements and generic plans until a restart');
   const db: Db = openServingDb(config, { ...options, ...(layout ? { planCacheMode: planCacheModeFor(layout) } : {}) }, logger);
   if (layout) setDbLayout(db, layout);
   const watch = watchDatabase(db, { logger, describe: (err) => describeDbError(err, target) });
   await watch.firstCheck(FIRST_CHECK_WAIT_MS);
+  if (!layout) learnLayoutLater(config, options, db, watch, logger);
   let demo: DemoInfo | null = null;
   if (watch.status.started) demo = await readDemoInfo(db).catch(() => null);
   const line = demo ? `${where} (${demoLine(demo)})` : watch.status.started ? where : `${where} (not ready: requests answer 503 until it is; see the log)`;
