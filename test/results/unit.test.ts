@@ -138,15 +138,17 @@ describe('parameter rules', () => {
     const noCondition = resultsSql({ ...base, contractId: 0n, internal: true }).compile();
     assert.match(noCondition.text, /where true\s/);
     const one = resultsSql({ ...base, contractId: 1001n, sender: rangeOf([{ operator: 'eq', value: 2001n }], INT64) }).compile();
-    assert.match(one.text, /contract_id = \$1 and sender_id = \$2 and transaction_nonce = 0/);
+    // the contract's address by its id ($1), then the page
+    assert.match(one.text, /where e\.id = \$1\)/);
+    assert.match(one.text, /contract_id = \$2 and sender_id = \$3 and transaction_nonce = 0/);
     const sender = rangeOf(
       [2001n, 2002n, 2002n].map((value) => ({ operator: 'eq' as const, value })),
       INT64,
     );
     const several = resultsSql({ ...base, contractId: 1001n, sender }).compile();
-    assert.match(several.text, /unnest\(\$1::bigint\[\]\) as s\(id\)\s+cross join lateral/);
-    assert.match(several.text, /contract_id = \$2 and sender_id = s\.id and transaction_nonce = 0/);
-    assert.deepEqual(several.values, [['2001', '2002'], '1001', 25, 25]);
+    assert.match(several.text, /unnest\(\$2::bigint\[\]\) as s\(id\)\s+cross join lateral/);
+    assert.match(several.text, /contract_id = \$3 and sender_id = s\.id and transaction_nonce = 0/);
+    assert.deepEqual(several.values, ['1001', ['2001', '2002'], '1001', 25, 25]);
   });
 });
 
