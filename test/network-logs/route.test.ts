@@ -25,7 +25,9 @@ const logsAt = (ts: bigint, order: 'asc' | 'desc' = 'desc') =>
 async function fill(db: Db): Promise<void> {
   await insertFixtures(db, data);
   for (const [ts, hash] of [[T1, H1], [T2, H2]] as const) {
-    await db.query('insert into transaction_hash (consensus_timestamp, hash, payer_account_id) values ($1, $2, 5000)', [ts.toString(), Buffer.from(hash, 'hex')]);
+    // distribution_id as the importer writes it (the hash's first two bytes, signed): v2's distribution column
+    const bytes = Buffer.from(hash, 'hex');
+    await db.query('insert into transaction_hash (consensus_timestamp, hash, payer_account_id, distribution_id) values ($1, $2, 5000, $3)', [ts.toString(), bytes, bytes.readInt16BE(0)]);
   }
 }
 
