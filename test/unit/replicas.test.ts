@@ -33,12 +33,13 @@ test('db.replicas from the environment: hosts share the primary URL, URLs stand 
 });
 
 test('db.replicas as a YAML list, and the db.* keys of the primary for a host', async () => {
-  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'cqs-replica-config-'));
   writeFileSync(join(dir, 'application.yml'), 'hiero:\n  mirror:\n    rest:\n      db:\n        host: primary.local\n        replicas: ["[::1]:5433", replica.local]\n');
   const c = loadConfig({}, dir);
+  rmSync(dir, { recursive: true, force: true });
   assert.deepEqual(c.db.replicas.hosts, [{ host: '::1', port: 5433 }, { host: 'replica.local', port: 5432 }]);
   assert.equal(c.db.replicas.maxLagMs, 30_000);
   assert.equal(replicaName(c.db.replicas.hosts[0]!), '[::1]:5433');
