@@ -5,7 +5,8 @@ import { INT32, INT64, rangeSql } from '../../db/range.ts';
 import { type Direction, type Sql, and, direction, join, or, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
-import { withBlocks, withEvmAddresses } from './split.ts';
+import { withEvmAddresses } from '../shared/query.ts';
+import { withBlocks } from './split.ts';
 
 /** A contract_log row with the contract's entity.evm_address. */
 export interface LogRow {

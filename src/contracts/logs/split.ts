@@ -1,11 +1,10 @@
 /**
  * The parts of a logs page that the Citus-safe form (src/db/layout.ts) reads in statements of their
- * own: the candidate record file of each log (record_file is a coordinator-local table in v2) and,
- * for every contract's logs, the contracts' addresses.
+ * own: the candidate record file of each log (record_file is a coordinator-local table in v2). The
+ * contracts' addresses of every contract's logs come from withEvmAddresses (../shared/query.ts).
  */
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
-import type { HexBytes } from '../../format/hex.ts';
 import type { LogRow } from './query.ts';
 
 const INT64_MAX = 9223372036854775807n;
@@ -40,17 +39,5 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
     row.block_index = file.index;
     row.block_hash = file.hash;
   }
-  return rows;
-}
-
-/** The contracts' addresses of a page of every contract's logs, by their ids. */
-export async function withEvmAddresses(db: Db, rows: LogRow[]): Promise<LogRow[]> {
-  if (rows.length === 0) return rows;
-  const ids = [...new Set(rows.map((r) => r.contract_id))];
-  const found = await db.query<{ id: string; evm_address: HexBytes | null }>(
-    sql`select id, evm_address from entity where id = any(${ids}::bigint[])`,
-  );
-  const byId = new Map(found.map((e) => [e.id, e.evm_address]));
-  for (const row of rows) row.evm_address = byId.get(row.contract_id) ?? null;
   return rows;
 }

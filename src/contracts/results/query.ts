@@ -4,6 +4,7 @@ import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
 import { type Direction, type Sql, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
+import { withEvmAddresses } from '../shared/query.ts';
 import type { TopLevelSet } from './topLevel.ts';
 
 /** A contract_result row with the contract's entity.evm_address (NULL when there is no entity). */
@@ -137,18 +138,6 @@ export async function findResults<R = ResultRow>(db: Db, query: ResultsQuery): P
   const citus = citusSafe(dbLayout(db));
   const rows = await db.query<R>(resultsSql(query, citus));
   return citus && query.contractId === 0n ? withEvmAddresses(db, rows as Array<R & ResultRow>) : rows;
-}
-
-/** The contracts' addresses for a page of every contract's results, by their ids (Citus-safe form). */
-async function withEvmAddresses<R extends { contract_id: string; evm_address: HexBytes | null }>(db: Db, rows: R[]): Promise<R[]> {
-  if (rows.length === 0) return rows;
-  const ids = [...new Set(rows.map((r) => r.contract_id))];
-  const found = await db.query<{ id: string; evm_address: HexBytes | null }>(
-    sql`select id, evm_address from entity where id = any(${ids}::bigint[])`,
-  );
-  const byId = new Map(found.map((e) => [e.id, e.evm_address]));
-  for (const row of rows) row.evm_address = byId.get(row.contract_id) ?? null;
-  return rows;
 }
 
 /** The consensus range of a record file (block). */
