@@ -28,32 +28,47 @@ function decode(text: string): string {
 }
 
 /**
- * The query string as the reference's qs 6.14 (default options) reads it, pair by pair: plain keys
- * repeat without limit; a key with brackets is given to qs, so `k[]=v` and `k[0]=v` are arrays and
- * `k[x]=v` or `k[21]=v` objects; keys naming Object.prototype members are ignored, as qs does.
- * (Newer qs turns more than 20 repeats of a plain key into an object, so pairs are not parsed at once.)
+ * The query string as the reference's qs 6.14 (default options) reads it. qs first gathers the pairs
+ * by their decoded key, exactly as written, in order of each key's first appearance (a repeated key's
+ * values join in order), and only then folds each gathered key into the result. So with
+ * `t=A&t[]=B&t=A` the values come out A, A, B. Plain keys repeat without limit; a key with brackets
+ * is given to qs, so `k[]=v` and `k[0]=v` are arrays and `k[x]=v` or `k[21]=v` objects; plain keys
+ * naming Object.prototype members are ignored, as qs does. (Newer qs turns more than 20 repeats of a
+ * plain key into an object, so the whole string is not handed to it.)
  */
 function parsePairs(search: string): Array<[string, QueryValue]> {
-  const pairs: Array<[string, QueryValue]> = [];
-  const parts = search.split('&').slice(0, PARAMETER_LIMIT);
-  for (const part of parts) {
+  const gathered = new Map<string, { parts: string[]; values: string[] }>();
+  for (const part of search.split('&').slice(0, PARAMETER_LIMIT)) {
     if (!part) continue;
     const bracketEquals = part.indexOf(']=');
     const pos = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1;
     const key = decode(pos === -1 ? part : part.slice(0, pos));
     if (!key) continue;
+    const value = pos === -1 ? '' : decode(part.slice(pos + 1));
+    const entry = gathered.get(key);
+    if (entry === undefined) gathered.set(key, { parts: [part], values: [value] });
+    else entry.parts.push(part), entry.values.push(value);
+  }
+  const pairs: Array<[string, QueryValue]> = [];
+  for (const [key, { parts, values }] of gathered) {
     if (key.includes('[')) {
-      for (const [k, v] of Object.entries(qs.parse(part) as Record<string, QueryValue>)) pairs.push([k, v]);
+      for (const [k, v] of Object.entries(qs.parse(parts.join('&')) as Record<string, QueryValue>)) pairs.push([k, v]);
     } else if (!Object.prototype.hasOwnProperty.call(Object.prototype, key)) {
-      pairs.push([key, pos === -1 ? '' : decode(part.slice(pos + 1))]);
+      pairs.push([key, values.length === 1 ? values[0]! : values]);
     }
   }
-  return pairs;
+  // qs and the reference keep the query in plain objects, which list array-index keys first, ascending
+  const indexes = pairs.filter(([k]) => isArrayIndex(k)).sort(([a], [b]) => Number(a) - Number(b));
+  return indexes.length === 0 ? pairs : [...indexes, ...pairs.filter(([k]) => !isArrayIndex(k))];
 }
 
+/** A key a JavaScript object orders as an integer: "0" to "4294967294" in canonical form. */
+const isArrayIndex = (key: string): boolean => /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+
 /**
- * Parses a raw query string the way the reference does: qs semantics, keys lower-cased (keys
- * differing only in case are merged in order of appearance), `order` and `result` values lower-cased.
+ * Parses a raw query string the way the reference does: qs semantics, then keys lower-cased (keys
+ * differing only in case are merged in the order qs gives them), `order` and `result` values
+ * lower-cased.
  */
 export function parseQuery(search: string): ParsedQuery {
   const query: ParsedQuery = new Map();

@@ -96,3 +96,15 @@ test('plain keys repeat without limit; bracket keys follow qs', () => {
   const pairs = Array.from({ length: 1005 }, (_, i) => `k${i}=1`).join('&');
   assert.equal(parseQuery(pairs).size, 1000);
 });
+
+test('values come in the order qs gathers them: by key as written, in order of first appearance', () => {
+  // expected values read off qs 6.14.0, the reference's version, then the reference's case merge
+  assert.deepEqual(parseQuery('timestamp=A&timestamp[]=B&timestamp=A').get('timestamp'), ['A', 'A', 'B']);
+  assert.deepEqual(parseQuery('timestamp[]=B&timestamp=A&timestamp[]=C').get('timestamp'), ['B', 'C', 'A']);
+  assert.deepEqual(parseQuery('Timestamp=A&timestamp=B&Timestamp=C').get('timestamp'), ['A', 'C', 'B']);
+  assert.deepEqual(parseQuery('timestamp[0]=A&timestamp=B&timestamp[1]=C').get('timestamp'), ['A', 'B', 'C']);
+  assert.deepEqual(parseQuery('a[]=1&a[]=2&a=3&a[]=4').get('a'), ['1', '2', '4', '3']);
+  assert.deepEqual(parseQuery('LIMIT=1&order=asc&limit=2').get('limit'), ['1', '2']);
+  // plain objects list integer keys first
+  assert.deepEqual([...parseQuery('b=1&10=x&2=y&a=z').keys()], ['2', '10', 'b', 'a']);
+});
