@@ -145,3 +145,13 @@ test('Redis URIs are logged without credentials', () => {
   assert.equal(sanitizeUri('redis://:secret@cache:6379'), 'redis://***:***@cache:6379');
   assert.equal(sanitizeUri('redis://127.0.0.1:6379'), 'redis://127.0.0.1:6379');
 });
+
+test('the in-process tier keeps bodies in memory of their own, never a slice of a shared pool block', () => {
+  const small = Buffer.from('{"contracts":[],"links":{"next":null}}', 'utf8');
+  assert.ok(small.buffer.byteLength > small.length, 'Buffer.from of a short string is a pool slice');
+  const tier = new LocalTier(10_000);
+  tier.set('k', { status: 200, body: small, etag: 'W/"1"', cacheControl: 'public, max-age=1' }, 5_000, 0);
+  const kept = tier.get('k', 1)!.answer.body;
+  assert.equal(kept.buffer.byteLength, kept.length);
+  assert.ok(kept.equals(small));
+});

@@ -12,6 +12,19 @@ export interface Held {
   expiresAt: number;
 }
 
+/**
+ * The bytes in memory of their own. A body under 4 KiB made by Buffer.from(string) is a slice of
+ * Node's shared 8 KiB allocation pool (and a decompressed one may be a slice of a larger chunk):
+ * keeping the slice keeps the whole pool block, so a tier full of small answers held several times
+ * its counted bytes.
+ */
+export function ownBytes(body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body;
+  const own = Buffer.allocUnsafeSlow(body.length);
+  body.copy(own);
+  return own;
+}
+
 export class LocalTier {
   private readonly entries: LRUCache<string, Held>;
 
@@ -34,7 +47,7 @@ export class LocalTier {
   /** Keeps `answer` for `ms` (an answer larger than the whole tier is not kept). */
   set(key: string, answer: Answer, ms: number, now = Date.now()): void {
     if (ms <= 0) return;
-    this.entries.set(key, { answer, expiresAt: now + ms }, { ttl: ms });
+    this.entries.set(key, { answer: { ...answer, body: ownBytes(answer.body) }, expiresAt: now + ms }, { ttl: ms });
   }
 
   get bytes(): number {
