@@ -32,7 +32,9 @@ async function checkOwnership(opened: OpenedDatabase, force: boolean): Promise<v
     await opened.close();
     const what = state.tablesWithData.length
       ? `rows in ${state.tablesWithData.slice(0, 5).join(', ')}${state.tablesWithData.length > 5 ? ', ...' : ''}`
-      : `${state.otherTables} tables of another application`;
+      : state.schema === 'foreign'
+        ? 'the mirror node schema of another tool, such as its importer, with empty tables'
+        : `${state.otherTables} tables of another application`;
     fail(
       `refusing to write into ${opened.where}: it holds data that seed did not create (${what}).\n` +
         `A mirror node database is owned by its importer; seeding would empty and refill ${WRITTEN_TABLES.join(', ')}.\n` +

@@ -147,8 +147,9 @@ export function finish(): string[] {
             pg_temp.be(blk) / 1000000000 + 2, pg_temp.be(blk) / 1000000000 + 3, pg_temp.bhash(blk, 90), pg_temp.bhash(blk - 1, 90),
             pg_temp.bs(blk), pg_temp.be(blk), 1 + floor(pg_temp.u(blk, 5) * 40)::bigint, 0, 0, 62, 0, 6, pg_temp.bhash(blk, 91),
             ${FIRST_BLOCK} + blk, 0, '\\x'::bytea, 9000 + (blk % 997)::int, 0, 3 + (blk % 28), 0, 62, 0
-     from (values ${admin.map((a) => `((${a.ts} - ${T0}) / 2000000000)`).join(', ')}) b (blk)
-     on conflict (consensus_end) do nothing`,
+     from (select distinct blk from (values ${admin.map((a) => `((${a.ts} - ${T0}) / 2000000000)`).join(', ')}) v (blk)) b
+     -- not "on conflict (consensus_end)": the v2 layout's key is (consensus_end, node_id)
+     where not exists (select 1 from record_file r where r.consensus_end = pg_temp.be(blk))`,
     `update entity e set ethereum_nonce = n.n from d_nonce n where e.id = n.id`,
     `insert into address_book (start_consensus_timestamp, end_consensus_timestamp, file_id, node_count, file_data)
      values (${T0 - 30n * 86_400_000_000_000n}, null, 102, 0, '\\x'::bytea)`,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { createScratchDatabase } from '../support/database.ts';
+import { createScratchDatabase, v2Template } from '../support/database.ts';
 import { ROOT, runCli, startCli } from './run.ts';
 
 /** Start-up problems end with exit code 1 and one `error:` line saying what to check. */
@@ -85,8 +85,8 @@ const url = process.env.TEST_DATABASE_URL;
 const skip = url ? false : 'needs TEST_DATABASE_URL';
 
 /** A scratch database next to TEST_DATABASE_URL's, dropped afterwards. */
-async function scratch(fn: (scratchUrl: string) => Promise<void>) {
-  const database = await createScratchDatabase(url!, 'cqs_cli');
+async function scratch(fn: (scratchUrl: string) => Promise<void>, template?: string) {
+  const database = await createScratchDatabase(url!, 'cqs_cli', template);
   try {
     await fn(database.url);
   } finally {
@@ -141,6 +141,25 @@ test('seed creates the schema in an empty database, replaces its own data, refus
     assert.equal(one, 0, 'the foreign row was replaced');
     await client.end();
   });
+});
+
+test('seed --force fills an importer\'s empty v2 (Citus) layout, whose keys differ from v1\'s', { skip, timeout: 180_000 }, async () => {
+  await scratch(async (target) => {
+    const refused = await runCli(['seed', '--scale', '0.2', '--database-url', target]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /it holds data that seed did not create \(the mirror node schema of another tool, such as its importer, with empty tables\)/);
+    const forced = await runCli(['seed', '--scale', '0.2', '--force', '--database-url', target]);
+    assert.equal(forced.code, 0, forced.stderr);
+    const client = new pg.Client({ connectionString: target });
+    await client.connect();
+    try {
+      const [row] = (await client.query('select count(*)::int as blocks, count(distinct consensus_end)::int as ends from record_file')).rows;
+      assert.ok(row.blocks > 0);
+      assert.equal(row.blocks, row.ends, 'one record file per block');
+    } finally {
+      await client.end();
+    }
+  }, await v2Template(url!));
 });
 
 test('migrate leaves an importer\'s schema alone, and adds the recommended indexes only when asked', { skip, timeout: 120_000 }, async () => {

@@ -41,7 +41,7 @@ const V2_FILES = ['../../src/db/migrations/0001_mirror_node_v1_schema.sql', 'v2/
  * named by a hash of the DDL so that a changed layout gets a new one; built once per server under an
  * advisory lock, so parallel test processes wait for the first.
  */
-async function v2Template(url: string): Promise<string> {
+export async function v2Template(url: string): Promise<string> {
   const ddl = V2_FILES.map((f) => readFileSync(f, 'utf8')).join('\n;\n');
   const name = `cqs_v2_template_${createHash('sha1').update(ddl).digest('hex').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: url });
