@@ -34,12 +34,11 @@ import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type StartedServer, startServer } from './lib/server.ts';
+import { type Fail, freePort, numberOptions, usageFailure } from './lib/cli.ts';
+import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
 import { TcpProxy } from './lib/tcpProxy.ts';
 import { readUrlFile } from './lib/urls.ts';
 
@@ -85,17 +84,8 @@ interface Second {
   events: string[];
 }
 
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) fail(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
-  return n;
-}
+const fail: Fail = usageFailure(USAGE, { blankLine: false });
+const { positive } = numberOptions(fail);
 
 function parsePlan(text: string, seconds: number): Array<{ at: number; event: Event }> {
   return text.split(',').map((item) => {
@@ -107,14 +97,11 @@ function parsePlan(text: string, seconds: number): Array<{ at: number; event: Ev
   });
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
+/**
+ * The p-quantile (p from 0 to 1) of an ascending array, 0 when empty. Not stats.ts's nearest-rank
+ * percentile: that one takes 99 for p99, picks one rank lower when n * p is a whole number and is NaN
+ * for an empty second, which would change this report's table.
+ */
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
 
 async function main(): Promise<void> {
@@ -171,11 +158,10 @@ async function main(): Promise<void> {
       await admin.end();
     }
   };
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-  if (built.status !== 0) fail('npm run build failed');
+  if (!buildService()) fail('npm run build failed');
   const port = values.port ? positive('port', values.port, 0) : await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = join(tmpdir(), `cqs-faults-server-${process.pid}.log`);
+  const service = localService('faults', port);
+  const { base, logFile } = service;
   Object.assign(process.env, {
     DATABASE_URL: proxy.urlThrough(databaseUrl, proxyPort),
     HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT: String(statementTimeout),
@@ -192,7 +178,7 @@ async function main(): Promise<void> {
   /** Seconds (of the run) at which each fault ended: [start, end] per fault other than heal. */
   const faults: Array<{ event: Event; start: number; end: number | undefined }> = [];
   try {
-    server = await startServer(`exec node dist/cli.js serve --host 127.0.0.1 --port ${port}`, `${base}/health/liveness`, logFile, 120_000);
+    server = await startLocalService(service);
     process.stdout.write(`faults: ${seconds} s, ${connections} clients, statement timeout ${statementTimeout} ms, connection timeout ${connectionTimeout} ms\n`);
     process.stdout.write(`plan: ${plan.map((p) => `${p.at}:${p.event}`).join(', ')}\n`);
     for (const path of paths) {

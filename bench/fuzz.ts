@@ -13,14 +13,12 @@
  * 503 `Service unavailable` (database unavailable, shutdown, shedding) and every request got an
  * answer.
  */
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
 import { type FuzzRequest, fuzzRequests, isolated, serialize } from './lib/fuzzInput.ts';
 import { RawClient } from './lib/rawClient.ts';
-import { type StartedServer, startServer } from './lib/server.ts';
+import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
 import { ENDPOINTS, type Endpoint, classify } from './lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
 
@@ -33,19 +31,9 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
   --base URL         fuzz a server that is already running instead (on DATABASE_URL's data)
   --timeout MS       time to wait for an answer                                      (default 30000)`;
 
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
+const fail: Fail = usageFailure(USAGE);
+const { positiveInteger } = numberOptions(fail);
 
-function integer(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) fail(`--${name} must be a positive integer, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-const MIRROR_503 = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
 const show = (r: FuzzRequest) => `${JSON.stringify(r.method)} ${JSON.stringify(r.target.length > 300 ? `${r.target.slice(0, 300)}...` : r.target)}` +
   ` headers ${JSON.stringify(r.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}...` : v}`))}`;
 
@@ -73,10 +61,10 @@ async function main(): Promise<void> {
   }
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) fail('DATABASE_URL must name the database to sample URLs from (and to serve)');
-  const count = integer('count', values.count, 100_000);
-  const connections = integer('connections', values.connections, 16);
-  const seed = integer('seed', values.seed, 1);
-  const timeout = integer('timeout', values.timeout, 30_000);
+  const count = positiveInteger('count', values.count, 100_000);
+  const connections = positiveInteger('connections', values.connections, 16);
+  const seed = positiveInteger('seed', values.seed, 1);
+  const timeout = positiveInteger('timeout', values.timeout, 30_000);
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -94,12 +82,11 @@ async function main(): Promise<void> {
   let server: StartedServer | undefined;
   let base = values.base;
   if (base === undefined) {
-    if (spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('npm run build failed');
-    const port = integer('port', values.port, 5612);
-    base = `http://127.0.0.1:${port}`;
-    const logFile = join(tmpdir(), `cqs-fuzz-server-${process.pid}.log`);
-    server = await startServer(`exec node dist/cli.js serve --host 127.0.0.1 --port ${port}`, `${base}/health/liveness`, logFile, 120_000);
-    process.stderr.write(`server log: ${logFile}\n`);
+    if (!buildService()) fail('npm run build failed');
+    const service = localService('fuzz', positiveInteger('port', values.port, 5612));
+    base = service.base;
+    server = await startLocalService(service);
+    process.stderr.write(`server log: ${service.logFile}\n`);
   }
   const { hostname, port } = new URL(base);
 

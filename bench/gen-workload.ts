@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { type Fail, usageFailure } from './lib/cli.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
 
 const USAGE = `Usage: npx tsx bench/gen-workload.ts --out FILE --hot-out FILE [options]
@@ -20,10 +21,7 @@ const USAGE = `Usage: npx tsx bench/gen-workload.ts --out FILE --hot-out FILE [o
   --count N            distinct URLs to write                                  (default 12000)
   --seed N             sampling and shuffling seed                                 (default 1)`;
 
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
+const fail: Fail = usageFailure(USAGE);
 
 async function main(): Promise<void> {
   let values;

@@ -15,14 +15,12 @@
  * every probed 503 has Retry-After and the mirror body, the admitted (non-503) requests' p99 stays
  * within --max-p99 ms at every level, RSS within --max-rss MB, and the server still serves after.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
 import { sampleTree } from './lib/proc.ts';
-import { startServer } from './lib/server.ts';
+import { buildService, localService, startLocalService } from './lib/server.ts';
 import { percentile } from './lib/stats.ts';
 import { readUrlFile } from './lib/urls.ts';
 
@@ -37,19 +35,8 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run overload -- --url-file
   --max-rss MB         bound on the server's RSS                                          (default 512)
   --timeout S          per-request timeout of the load, counted as an error               (default 30)`;
 
-const MIRROR_503 = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
-
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) fail(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
-  return n;
-}
+const fail: Fail = usageFailure(USAGE);
+const { positive } = numberOptions(fail);
 
 interface Level {
   connections: number;
@@ -109,10 +96,10 @@ async function main(): Promise<void> {
   const timeout = positive('timeout', values.timeout, 30);
   const paths = readUrlFile(values['url-file']!);
 
-  if (spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('npm run build failed');
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = join(tmpdir(), `cqs-overload-server-${process.pid}.log`);
-  const server = await startServer(`exec node dist/cli.js serve --host 127.0.0.1 --port ${port}`, `${base}/health/liveness`, logFile, 120_000);
+  if (!buildService()) fail('npm run build failed');
+  const service = localService('overload', port);
+  const { base, logFile } = service;
+  const server = await startLocalService(service);
   const expected = await fetch(`${base}${paths[0]}`).then(async (r) => (await r.arrayBuffer(), r.status));
 
   let rssMaxMb = 0;

@@ -19,6 +19,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { type Fail, numberOptions, usageFailure } from './lib/cli.ts';
 import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
 import { type Summary, type UrlStats, newUrlStats, recordResponse, summarize } from './lib/stats.ts';
@@ -74,18 +75,8 @@ interface Options {
   json?: string;
 }
 
-function usage(message?: string): never {
-  if (message) process.stderr.write(`error: ${message}\n\n`);
-  process.stderr.write(`${USAGE}\n`);
-  process.exit(2);
-}
-
-function positiveInt(name: string, value: string | undefined, fallback: number, min = 1): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) usage(`--${name} must be an integer >= ${min}, got ${value}`);
-  return n;
-}
+const usage: Fail = usageFailure(USAGE);
+const { integerAtLeast } = numberOptions(usage);
 
 function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -139,7 +130,7 @@ function parseOptions(argv: string[]): Options {
   if (base.protocol !== 'http:') usage('--base must be an http:// URL');
   if (!isLoopback(base.hostname)) usage(`--base must be a loopback address (127.0.0.1, ::1, localhost), got ${base.hostname}`);
   if (values.pid !== undefined && values.start !== undefined) usage('--pid and --start exclude each other');
-  const connections = values.connections!.split(',').map((c) => positiveInt('connections', c.trim(), 16));
+  const connections = values.connections!.split(',').map((c) => integerAtLeast('connections', c.trim(), 16));
   let only: Endpoint[] | undefined;
   if (values.only) {
     only = values.only.split(',').map((e) => e.trim()) as Endpoint[];
@@ -161,23 +152,23 @@ function parseOptions(argv: string[]): Options {
     urlFile: values['url-file'],
     base,
     connections,
-    duration: positiveInt('duration', values.duration, 30),
-    warmup: positiveInt('warmup', values.warmup, 5, 0),
-    pid: values.pid === undefined ? undefined : positiveInt('pid', values.pid, 0),
+    duration: integerAtLeast('duration', values.duration, 30),
+    warmup: integerAtLeast('warmup', values.warmup, 5, 0),
+    pid: values.pid === undefined ? undefined : integerAtLeast('pid', values.pid, 0),
     start: values.start,
-    startTimeout: positiveInt('start-timeout', values['start-timeout'], 60),
+    startTimeout: integerAtLeast('start-timeout', values['start-timeout'], 60),
     serverLog: values['server-log'],
     only,
     mix: values.mix,
     zipfS,
     hotFile: values['hot-file'],
     hotShare: values['hot-file'] ? hotShare : 0,
-    seed: positiveInt('seed', values.seed, 1, 0),
+    seed: integerAtLeast('seed', values.seed, 1, 0),
     skipPreflight: values['skip-preflight']!,
     headers,
-    timeout: positiveInt('timeout', values.timeout, 10),
-    sampleMs: positiveInt('sample-ms', values['sample-ms'], 500, 50),
-    top: positiveInt('top', values.top, 8, 0),
+    timeout: integerAtLeast('timeout', values.timeout, 10),
+    sampleMs: integerAtLeast('sample-ms', values['sample-ms'], 500, 50),
+    top: integerAtLeast('top', values.top, 8, 0),
     json: values.json,
   };
 }

@@ -17,11 +17,11 @@
  * - the process exited 0 within the grace, its last line says `stopped` with `cut: 0` and
  *   `databaseClosed: true`.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
+import { buildService, localService } from './lib/server.ts';
 import { readUrlFile } from './lib/urls.ts';
 
 const USAGE = `Usage: DATABASE_URL=postgres://... npm run shutdown -- [options]
@@ -32,19 +32,8 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run shutdown -- [options]
   --port P          loopback port of the service                                      (default 5613)
   --grace MS        the service's server.shutdownGrace        (default: its own, statement timeout + 5 s)`;
 
-const MIRROR_503 = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
-
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function positive(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) fail(`--${name} must be a positive number, got ${JSON.stringify(value)}`);
-  return n;
-}
+const fail: Fail = usageFailure(USAGE);
+const { positive } = numberOptions(fail);
 
 interface Outcome {
   t0: number;
@@ -95,9 +84,10 @@ async function main(): Promise<void> {
   const paths = readUrlFile(values['url-file']!);
   const env = { ...process.env, ...(values.grace ? { HIERO_MIRROR_REST_SERVER_SHUTDOWNGRACE: values.grace } : {}) };
 
-  if (spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status !== 0) fail('npm run build failed');
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = join(tmpdir(), `cqs-shutdown-server-${process.pid}.log`);
+  if (!buildService()) fail('npm run build failed');
+  // not startLocalService: this script sends SIGTERM to the node process and times its exit itself,
+  // and waits for readiness 200 (database reachable), not just any liveness answer below 500
+  const { base, logFile } = localService('shutdown', port);
   const fd = openSync(logFile, 'w');
   const child = spawn(process.execPath, ['dist/cli.js', 'serve', '--host', '127.0.0.1', '--port', String(port)], { env, stdio: ['ignore', fd, fd] });
   closeSync(fd);

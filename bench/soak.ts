@@ -17,15 +17,12 @@
  * (the demo network that bench/urls-demo.txt is written for); with DATABASE_URL set, that database
  * is served instead (give a URL list that fits it).
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { type Fail, freePort, numberOptions, usageFailure } from './lib/cli.ts';
 import { sampleTree } from './lib/proc.ts';
-import { type StartedServer, startServer } from './lib/server.ts';
+import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
 import { readUrlFile } from './lib/urls.ts';
 
 const USAGE = `Usage: npm run soak -- [options]
@@ -43,25 +40,8 @@ const USAGE = `Usage: npm run soak -- [options]
   --timeout S          per-request timeout, counted as an error                        (default 10)
   --json FILE          also write the windows and the RSS series as JSON`;
 
-function fail(message: string): never {
-  process.stderr.write(`error: ${message}\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function number(name: string, value: string | undefined, fallback: number, min = 0): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min) fail(`--${name} must be a number of at least ${min}, got ${JSON.stringify(value)}`);
-  return n;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+const fail: Fail = usageFailure(USAGE, { blankLine: false });
+const { atLeast } = numberOptions(fail);
 
 interface Window {
   minute: number;
@@ -133,13 +113,13 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  const minutes = number('minutes', values.minutes, 10, 0.1);
-  const connections = number('connections', values.connections, 16, 1);
-  const windowSeconds = number('window', values.window, 60, 1);
-  const sampleSeconds = number('sample', values.sample, 5, 0.1);
-  const maxErrors = number('max-errors', values['max-errors'], 0);
-  const maxGrowthMb = number('max-rss-growth', values['max-rss-growth'], 64);
-  const timeout = number('timeout', values.timeout, 10, 1);
+  const minutes = atLeast('minutes', values.minutes, 10, 0.1);
+  const connections = atLeast('connections', values.connections, 16, 1);
+  const windowSeconds = atLeast('window', values.window, 60, 1);
+  const sampleSeconds = atLeast('sample', values.sample, 5, 0.1);
+  const maxErrors = atLeast('max-errors', values['max-errors'], 0);
+  const maxGrowthMb = atLeast('max-rss-growth', values['max-rss-growth'], 64);
+  const timeout = atLeast('timeout', values.timeout, 10, 1);
   const paths = readUrlFile(values['url-file']!);
   if ((values.pid === undefined) !== (values.base === undefined)) fail('--pid and --base go together');
 
@@ -147,20 +127,19 @@ async function main(): Promise<void> {
   let pid: number;
   let base: string;
   if (values.pid !== undefined) {
-    pid = number('pid', values.pid, 0, 1);
+    pid = atLeast('pid', values.pid, 0, 1);
     base = values.base!;
   } else {
-    const port = values.port !== undefined ? number('port', values.port, 0, 1) : await freePort();
-    base = `http://127.0.0.1:${port}`;
+    const port = values.port !== undefined ? atLeast('port', values.port, 0, 1) : await freePort();
+    const service = localService('soak', port, process.env.DATABASE_URL ? '' : ' --memory');
+    base = service.base;
     let command = values.start;
     if (command === undefined) {
-      const built = spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-      if (built.status !== 0) fail('npm run build failed');
-      command = `exec node dist/cli.js serve --host 127.0.0.1 --port ${port}${process.env.DATABASE_URL ? '' : ' --memory'}`;
+      if (!buildService()) fail('npm run build failed');
+      command = service.command;
     }
-    const logFile = join(tmpdir(), `cqs-soak-server-${process.pid}.log`);
-    process.stderr.write(`starting: ${command} (log: ${logFile})\n`);
-    server = await startServer(command, `${base}/health/liveness`, logFile, 180_000);
+    process.stderr.write(`starting: ${command} (log: ${service.logFile})\n`);
+    server = await startLocalService(service, 180_000, command);
     pid = server.pid;
   }
 

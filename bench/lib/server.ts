@@ -1,6 +1,8 @@
 /** Starts a server command for a benchmark, waits until it answers, and stops it with SIGTERM. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface StartedServer {
@@ -91,4 +93,32 @@ export async function startServer(command: string, readyUrl: string, logFile: st
   }
   await stop();
   throw new Error(`the server did not answer ${readyUrl} within ${timeoutMs / 1000} s (${lastProblem}); ${logFile}:\n${tail(logFile)}`);
+}
+
+/** Builds dist/ as `npm run build` does (scripts/build.mjs, output to this terminal); false when it failed. */
+export function buildService(): boolean {
+  return spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status === 0;
+}
+
+/** The service (dist/cli.js) as a bench script runs it on a loopback port. */
+export interface LocalService {
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  /** `$TMPDIR/cqs-<script>-server-<pid of this process>.log` */
+  logFile: string;
+  /** `exec node dist/cli.js serve` on that port, then `serveArgs` */
+  command: string;
+}
+
+export function localService(script: string, port: number, serveArgs = ''): LocalService {
+  return {
+    base: `http://127.0.0.1:${port}`,
+    logFile: join(tmpdir(), `cqs-${script}-server-${process.pid}.log`),
+    command: `exec node dist/cli.js serve --host 127.0.0.1 --port ${port}${serveArgs}`,
+  };
+}
+
+/** startServer for a LocalService: runs `command` (by default the service's own) and waits until /health/liveness answers. */
+export function startLocalService(service: LocalService, timeoutMs = 120_000, command = service.command): Promise<StartedServer> {
+  return startServer(command, `${service.base}/health/liveness`, service.logFile, timeoutMs);
 }
