@@ -23,7 +23,7 @@ export const SERVICE_DEFAULTS: Tree = {
       /** How long the response cache keeps an answer that can no longer change (a duration). */
       immutableMaxAge: '1d',
       /** Bytes of answers the in-process tier holds in front of Redis; 0 turns that tier off. */
-      localMaxBytes: 64 * 1024 * 1024,
+      localMaxBytes: 32 * 1024 * 1024,
       /** The longest a request waits on Redis, in ms (redis.commandTimeout caps it too). */
       timeout: 100,
       /** Prefix of this service's keys in Redis (a format version and a fingerprint follow it). */
