@@ -22,7 +22,7 @@ export async function readSettled(db: Db): Promise<bigint | undefined> {
   }
 }
 
-/** A reader of one server's value: readSettled where it is sure to run on that server. */
+/** A reader of one server's value: readSettled, as run on that server (a failure counts as undefined). */
 export type SettledReader = () => Promise<bigint | undefined>;
 
 /** One server's value, read afresh when older than `refreshMs`; concurrent callers share one read. */
@@ -40,6 +40,7 @@ export class SettledMemo {
   get(read: SettledReader): Promise<bigint | undefined> {
     if (this.now() - this.#readAt < this.refreshMs) return Promise.resolve(this.#value);
     this.#reading ??= read()
+      .catch(() => undefined)
       .then((value) => {
         this.#value = value;
         this.#readAt = this.now();
