@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
+import type { ReadPin } from './pin.ts';
 import { Sql } from './sql.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
@@ -38,6 +39,12 @@ export interface Db extends Session {
   observe(observer: QueryObserver): void;
   /** Runs `work` on one connection held for its whole duration. */
   session<T>(work: (session: Session) => Promise<T>): Promise<T>;
+  /**
+   * With read replicas: a pin on the server the next statement would go to (the rotation moves on
+   * as for a statement). Statements of work run under it (withPin, pin.ts) go to that server.
+   * Absent where one server answers every statement.
+   */
+  pin?(): ReadPin;
   close(): Promise<void>;
 }
 

@@ -142,3 +142,13 @@ export function readOrder(states: readonly ReplicaState[], cursor: number): Read
     ...rotated.filter((i) => states[i] === 'lagging' || states[i] === 'unknown'),
   ];
 }
+
+/**
+ * The order a statement of a pinned request tries: the pin's server first, unless it is down (one
+ * that lags or was not checked yet still answers, consistently with what the request read there
+ * before), then the others as readOrder would try them.
+ */
+export function pinnedOrder(states: readonly ReplicaState[], cursor: number, pinned: ReadTarget): ReadTarget[] {
+  const others = readOrder(states, cursor).filter((target) => target !== pinned);
+  return pinned !== 'primary' && states[pinned] === 'down' ? others : [pinned, ...others];
+}

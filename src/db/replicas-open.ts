@@ -33,11 +33,5 @@ export function openServingDb(config: Config, options: PostgresOptions, logger?:
     return { name: replicaName(address), db: createPostgresDb(own, { ...options, url }) };
   });
   logger?.info(`reads go to ${replicas.length} replica(s): ${replicas.map((r) => r.name).join(', ')}; the primary serves when none is healthy`);
-  if (config.cache.enabled) {
-    // the newest record file (what makes an answer final) and an answer's rows can come from two nodes
-    logger?.warn(
-      'the response cache with read replicas: an answer computed on a node behind the one its newest record file came from can be kept as final for cache.response.immutableMaxAge (docs/scaling.md)',
-    );
-  }
   return replicatedDb(primary, replicas, { maxLagMs, checkIntervalMs, logger });
 }

@@ -6,11 +6,14 @@
  * rotation and comes back when a check finds it well again, one log line per change. A statement
  * that fails because its replica went away is run once more on the next in line (reads are
  * idempotent), and the replica leaves the rotation at once. Writes (exec, sessions: migrate and
- * seed, never serving) go to the primary.
+ * seed, never serving) go to the primary. Work run under a pin (pin(), pin.ts) sends every
+ * statement to the pin's server; a statement that has to run elsewhere marks the pin failed over
+ * and moves it there.
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { Db, PoolStats, QueryObserver, Session } from './db.ts';
+import { type ReadPin, activePin } from './pin.ts';
 import {
   type CheckResult,
   LsnHistory,
@@ -20,6 +23,7 @@ import {
   isConnectionLoss,
   isRetryable,
   parseLsn,
+  pinnedOrder,
   readOrder,
   replicaLagMs,
   stateAfter,
@@ -52,6 +56,7 @@ export interface ReplicatedDb extends Db {
   checkNow(): Promise<void>;
   /** Statements answered so far, by where they ran ('primary' or a replica's name). */
   readsBy(): Record<string, number>;
+  pin(): ReadPin;
 }
 
 const PRIMARY_POSITION = sql`select (case when pg_is_in_recovery() then pg_last_wal_replay_lsn() else pg_current_wal_lsn() end)::text as lsn`;
@@ -68,6 +73,12 @@ interface Slot extends Replica {
   lagMs: number | undefined;
   /** The check under way, if any (a check never overlaps the previous one of its replica). */
   checking: Promise<void> | undefined;
+}
+
+/** A pin this Db handed out: the pin itself, and the server its statements go to now. */
+interface PinState {
+  pin: { server: string; failedOver: boolean };
+  target: ReadTarget;
 }
 
 /** Runs `work`, or rejects after `ms`. */
@@ -89,6 +100,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
   for (const slot of slots) reads[slot.name] = 0;
   let cursor = 0;
   let anyHealthy: boolean | undefined;
+  const pins = new WeakMap<ReadPin, PinState>();
 
   const registry = new Registry();
   const label = ['replica'] as const;
@@ -156,16 +168,31 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
   };
   if (slots.length > 0) void loop();
 
-  async function read<R>(run: (db: Db) => Promise<R>): Promise<R> {
-    const order = readOrder(
-      slots.map((s) => s.state),
-      cursor,
-    );
+  /** The servers to try, in order: the rotation's next, or a pin's server first; the rotation moves on only without a pin. */
+  function orderFor(pinned: PinState | undefined): ReadTarget[] {
+    const states = slots.map((s) => s.state);
+    if (pinned) return pinnedOrder(states, cursor, pinned.target);
+    const order = readOrder(states, cursor);
     cursor = (cursor + 1) % Math.max(slots.length, 1);
+    return order;
+  }
+
+  /** A pinned request's statement runs elsewhere than its pin's server: so do its next ones, and its data may mix two servers. */
+  function moveTo(pinned: PinState | undefined, target: ReadTarget): void {
+    if (!pinned || pinned.target === target) return;
+    pinned.target = target;
+    pinned.pin.failedOver = true;
+  }
+
+  async function read<R>(run: (db: Db) => Promise<R>): Promise<R> {
+    const active = activePin();
+    const pinned = active && pins.get(active);
+    const order = orderFor(pinned);
     const started = observers.length > 0 ? performance.now() : 0;
     let error: Error | undefined;
     try {
       const first = order[0]!;
+      moveTo(pinned, first);
       try {
         const rows = await run(dbOf(first));
         readCounter.inc({ target: nameOf(first) });
@@ -178,6 +205,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
           enter(slots[first]!, 'down', { why: (err as Error).message });
         }
         retryCounter.inc({ target: nameOf(first) });
+        moveTo(pinned, second);
         const rows = await run(dbOf(second));
         readCounter.inc({ target: nameOf(second) });
         reads[nameOf(second)]!++;
@@ -201,6 +229,12 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
     exec: (text) => primary.exec(text),
     session: <T>(work: (session: Session) => Promise<T>) => primary.session(work),
     observe: (observer) => void observers.push(observer),
+    pin(): ReadPin {
+      const target = orderFor(undefined)[0]!;
+      const pin = { server: nameOf(target), failedOver: false };
+      pins.set(pin, { pin, target });
+      return pin;
+    },
     poolStats(): PoolStats {
       const all = [primary, ...slots.map((s) => s.db)].map((db) => db.poolStats());
       return {

@@ -9,6 +9,7 @@ import { type Answer, decodeAnswer, encodeAnswer } from '../../src/http/cache/an
 import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
 import { LocalTier } from '../../src/http/cache/localTier.ts';
+import { SettledMemo } from '../../src/http/cache/settled.ts';
 import { sanitizeUri } from '../../src/http/cache/redisTier.ts';
 import { parseQuery, rawPath, rawSearch } from '../../src/http/query.ts';
 import { testConfig } from '../support/app.ts';
@@ -68,25 +69,48 @@ test('lifetime: max-age of the answer, 1 s without one, none for no-store, priva
   assert.equal(maxAgeSeconds('private, max-age=60'), 0);
 });
 
-test('lifetime: a final 200 lives cache.response.immutableMaxAge once the network is settled through its end', async () => {
+test('lifetime: a final 200 lives cache.response.immutableMaxAge once the network is settled through its end, on one server', () => {
   const day = 86_400_000;
-  let asked = 0;
-  const settled = (through: bigint | undefined) => async () => (asked++, through);
+  const settled = (through: bigint | undefined, failedOver = false) => ({ settledThrough: through, failedOver });
   const answer = (immutableAfter?: bigint, status = 200) => ({ status, cacheControl: 'public, max-age=10', ...(immutableAfter === undefined ? {} : { immutableAfter }) });
-  assert.deepEqual(await lifetimeMs(answer(), day, settled(100n)), { ms: 10_000, immutable: false });
-  assert.deepEqual(await lifetimeMs(answer(100n), day, settled(100n)), { ms: day, immutable: true });
-  assert.deepEqual(await lifetimeMs(answer(101n), day, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(), day, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n)), { ms: day, immutable: true });
+  assert.deepEqual(lifetimeMs(answer(101n), day, settled(100n)), { ms: 10_000, immutable: false });
   // an empty record_file table, or a failing database, settles nothing
-  assert.deepEqual(await lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, immutable: false });
-  // 0n needs no database at all
-  asked = 0;
-  assert.deepEqual(await lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, immutable: true });
-  assert.equal(asked, 0);
+  assert.deepEqual(lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, immutable: false });
+  // 0n needs no bound
+  assert.deepEqual(lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, immutable: true });
+  // data from two servers (a statement failed over) is never final, whatever the bound
+  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n, true)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(0n), day, settled(100n, true)), { ms: 10_000, immutable: false });
   // a partial answer (206) may still be completed; no-store is never kept
-  assert.deepEqual(await lifetimeMs(answer(0n, 206), day, settled(100n)), { ms: 10_000, immutable: false });
-  assert.deepEqual(await lifetimeMs({ status: 200, cacheControl: 'no-store', immutableAfter: 0n }, day, settled(100n)), { ms: 0, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(0n, 206), day, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs({ status: 200, cacheControl: 'no-store', immutableAfter: 0n }, day, settled(100n)), { ms: 0, immutable: false });
   // an immutable lifetime shorter than max-age changes nothing
-  assert.deepEqual(await lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, immutable: false });
+});
+
+test('a server\'s settled bound: read at most once per second, concurrent callers share the read, a failure settles nothing', async () => {
+  let clock = 0;
+  const memo = new SettledMemo(1000, () => clock);
+  let reads = 0;
+  let release: (value: bigint) => void = () => {};
+  const read = () => (reads++, new Promise<bigint | undefined>((resolve) => (release = resolve)));
+  const first = memo.get(read);
+  const second = memo.get(read);
+  assert.equal(reads, 1);
+  release(100n);
+  assert.deepEqual(await Promise.all([first, second]), [100n, 100n]);
+  clock = 999;
+  assert.equal(await memo.get(read), 100n);
+  assert.equal(reads, 1, 'fresh: no read');
+  clock = 1000;
+  const stale = memo.get(read);
+  assert.equal(reads, 2, 'stale: read again, and the caller waits for it');
+  release(200n);
+  assert.equal(await stale, 200n);
+  clock = 2000;
+  assert.equal(await memo.get(() => Promise.reject(new Error('gone'))), undefined);
 });
 
 test('replays: max-age counts down with the time left (rounded up), never up, other directives kept', () => {

@@ -3,8 +3,10 @@
  * machine's PostgreSQL on ports 5641/5642 (test/support/replicaCluster.ts), the demo network seeded
  * on the primary, the service on port 5643 with db.replicas. Under load the replica is stopped
  * (no request may fail beyond the one in flight), restarted (it must be taken back), paused in its
- * replay (taken out for lag, back when it catches up); and the primary stopped while the replica
- * serves (readiness stays green). Skips where the PostgreSQL binaries are missing.
+ * replay (taken out for lag, back when it catches up); the response cache over the replica with its
+ * replay paused and the primary (no answer that lacks rows is kept as final); and the primary
+ * stopped while the replica serves (readiness stays green). Skips where the PostgreSQL binaries are
+ * missing.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -18,7 +20,8 @@ import { openServingDb } from '../../src/db/replicas-open.ts';
 import { demoExamples } from '../../src/demo/examples.ts';
 import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
 import { testConfig } from '../support/app.ts';
-import { replicaSkipReason, startReplicaCluster } from '../support/replicaCluster.ts';
+import { type ReplicaCluster, replicaSkipReason, startReplicaCluster } from '../support/replicaCluster.ts';
+import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertBlocks, insertFixtures, insertResults, seconds } from '../results/fixtures.ts';
 
 const PRIMARY_PORT = 5641;
 const REPLICA_PORT = 5642;
@@ -61,6 +64,104 @@ function load(base: string, paths: string[], workers: number) {
       await Promise.all(loops);
     },
   };
+}
+
+/** `url` with another database. */
+function onDatabase(url: string, name: string): string {
+  const other = new URL(url);
+  other.pathname = `/${name}`;
+  return other.toString();
+}
+
+/**
+ * The response cache over two servers at different record files: the replica with its replay
+ * paused, and the primary listed as a second replica (it is never behind). Each answer is computed
+ * on one of them; one computed on the replica lacks the rows of the record files it has not
+ * replayed and must not be kept as final, however far the primary is. A fixture network in a
+ * database of its own: half of its record files replayed, the other half written while the
+ * replica's replay is paused; every answer's range lies in the second half.
+ */
+async function checkCacheFinality(t: { diagnostic(message: string): void }, cluster: ReplicaCluster): Promise<void> {
+  const name = `pin_check_${process.pid}`;
+  const admin = new pg.Client({ connectionString: cluster.primaryUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = onDatabase(cluster.primaryUrl, name);
+  const writer = createPostgresDb(testConfig({ DATABASE_URL: url }));
+  const replica = new pg.Client({ connectionString: onDatabase(cluster.replicaUrl, name) });
+  const split = 16;
+  const splitTs = BASE_TS + BigInt(split * PER_BLOCK) * STEP;
+  const data = generate();
+  let paused = false;
+  let db: ReplicatedDb | undefined;
+  let app: ReturnType<typeof createApp> | undefined;
+  let plain: ReturnType<typeof createApp> | undefined;
+  const truthDb = createPostgresDb(testConfig({ DATABASE_URL: url }));
+  try {
+    await migrate(writer);
+    await insertFixtures(writer, { results: data.results.filter((r) => r.ts < splitTs), blocks: data.blocks.filter((b) => b.index < FIRST_BLOCK + split) });
+    await cluster.caughtUp();
+    await replica.connect();
+    await replica.query('select pg_wal_replay_pause()');
+    paused = true;
+    await insertResults(writer, data.results.filter((r) => r.ts >= splitTs));
+    await insertBlocks(writer, data.blocks.filter((b) => b.index >= FIRST_BLOCK + split));
+
+    const config = testConfig({
+      DATABASE_URL: url,
+      DATABASE_REPLICAS: `${REPLICA},127.0.0.1:${PRIMARY_PORT}`,
+      HIERO_MIRROR_REST_DB_REPLICAS_MAXLAG: '10m',
+      HIERO_MIRROR_REST_DB_REPLICAS_CHECKINTERVAL: '200ms',
+      HIERO_MIRROR_REST_CACHE_RESPONSE_ENABLED: 'true',
+      // no Redis: the in-process tier alone
+      HIERO_MIRROR_REST_REDIS_URI: 'redis://127.0.0.1:1',
+      HIERO_MIRROR_REST_REDIS_MAXBACKOFF: '60000',
+    });
+    db = openServingDb(config, { ...postgresOptionsFromConfig(config), readOnly: true }) as ReplicatedDb;
+    const cached = createApp(config, db, false);
+    app = cached;
+    await until('both servers in the rotation', () => db!.replicas().every((r) => r.state === 'healthy'));
+    const kept = async () => {
+      const text = (await cached.inject('/metrics')).body;
+      return Number(/^response_cache_computed_total\{kept="immutable"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    const range = `timestamp=gte:${seconds(splitTs)}&timestamp=lte:${seconds(splitTs + BigInt(5 * PER_BLOCK) * STEP - 1n)}`;
+    const answers: Array<{ url: string; body: string; final: boolean }> = [];
+    // spread over seconds, so that each server's bound is read several times
+    for (let limit = 1; limit <= 16; limit++) {
+      const path = `/api/v1/contracts/results?${range}&limit=${limit}`;
+      const before = await kept();
+      const response = await cached.inject(path);
+      assert.equal(response.statusCode, 200, response.body);
+      answers.push({ url: path, body: response.body, final: (await kept()) > before });
+      await sleep(250);
+    }
+
+    await replica.query('select pg_wal_replay_resume()');
+    paused = false;
+    await cluster.caughtUp();
+    plain = createApp(testConfig({ DATABASE_URL: url }), truthDb, false);
+    const stale: string[] = [];
+    for (const answer of answers) {
+      const truth = (await plain.inject(answer.url)).body;
+      if (answer.body === truth) continue;
+      stale.push(answer.url);
+      assert.ok(!answer.final, `kept as final without the rows the primary has: ${answer.url}\n${answer.body}\nvs ${truth}`);
+    }
+    t.diagnostic(`cache over a paused replica and the primary: ${answers.length} answers, ${stale.length} stale (none final), ${answers.filter((a) => a.final).length} final; reads ${JSON.stringify(db.readsBy())}`);
+    assert.ok(stale.length > 0, 'some answers were computed on the paused replica');
+    assert.ok(answers.some((a) => a.final), 'answers computed on the primary are final');
+  } finally {
+    if (paused) await replica.query('select pg_wal_replay_resume()').catch(() => {});
+    await replica.end().catch(() => {});
+    await app?.close();
+    await db?.close().catch(() => {});
+    await plain?.close();
+    await truthDb.close();
+    await writer.close();
+    await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await admin.end();
+  }
 }
 
 test('reads go to a streaming replica, survive its stop and lag, and come back to it', { skip, timeout: 180_000 }, async (t) => {
@@ -150,6 +251,9 @@ test('reads go to a streaming replica, survive its stop and lag, and come back t
       await primary.end().catch(() => {});
     }
     assert.ok(lines.some((l) => l.startsWith(`replica ${REPLICA} is `) && l.includes('behind the primary')), lines.join('\n'));
+
+    await checkCacheFinality(t, cluster);
+    await until('the replica back in the rotation after the cache check', () => db!.replicas()[0]!.state === 'healthy', 10_000);
 
     // the primary goes away: the replica serves, readiness stays green
     await cluster.stopPrimary();

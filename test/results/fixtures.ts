@@ -112,6 +112,7 @@ export function generate(seed = 11): { results: FixtureResult[]; blocks: Fixture
   return { results, blocks };
 }
 
+/** The entities, results and record files of `data` (the contracts and accounts are always the same). */
 export async function insertFixtures(db: Db, data = generate()): Promise<void> {
   const entity = `insert into entity (id, num, realm, shard, type, timestamp_range, memo, evm_address, deleted)
      values ($1, $1, 0, 0, $2, '[1,)', '', $3, $4)`;
@@ -121,7 +122,13 @@ export async function insertFixtures(db: Db, data = generate()): Promise<void> {
   await db.query(entity, ['2004', 'ACCOUNT', Buffer.from(EVM_NULL_DELETED, 'hex'), null]);
   await db.query(entity, ['2005', 'ACCOUNT', Buffer.from(EVM_SHARED, 'hex'), false]);
   await db.query(entity, ['2006', 'CONTRACT', Buffer.from(EVM_SHARED, 'hex'), false]);
-  for (const r of data.results) {
+  await insertResults(db, data.results);
+  await insertBlocks(db, data.blocks);
+}
+
+/** Contract results only (their entities inserted before). */
+export async function insertResults(db: Db, results: readonly FixtureResult[]): Promise<void> {
+  for (const r of results) {
     await db.query(
       `insert into contract_result (function_parameters, gas_limit, function_result, gas_used, consensus_timestamp, amount,
          bloom, call_result, contract_id, created_contract_ids, error_message, payer_account_id, sender_id,
@@ -147,7 +154,11 @@ export async function insertFixtures(db: Db, data = generate()): Promise<void> {
       ],
     );
   }
-  for (const block of data.blocks) {
+}
+
+/** Record files only. */
+export async function insertBlocks(db: Db, blocks: readonly FixtureBlock[]): Promise<void> {
+  for (const block of blocks) {
     await db.query(
       `insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count,
          digest_algorithm, version, file_hash, index, node_id)

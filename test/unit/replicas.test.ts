@@ -10,11 +10,13 @@ import {
   isConnectionLoss,
   isRetryable,
   parseLsn,
+  pinnedOrder,
   readOrder,
   replicaLagMs,
   stateAfter,
   stateLine,
 } from '../../src/db/replicas-health.ts';
+import { withPin } from '../../src/db/pin.ts';
 import { replicatedDb } from '../../src/db/replicas.ts';
 import { fakeDb } from '../support/database.ts';
 
@@ -118,6 +120,11 @@ test('states, their log lines, and the read order', () => {
   assert.deepEqual(readOrder(['healthy', 'down', 'healthy', 'lagging'], 1), [2, 0, 'primary', 3]);
   assert.deepEqual(readOrder(['down', 'unknown'], 0), ['primary', 1]);
   assert.deepEqual(readOrder([], 0), ['primary']);
+  // a pinned statement: its server first, unless it is down; then as the rotation
+  assert.deepEqual(pinnedOrder(['healthy', 'healthy'], 0, 1), [1, 0, 'primary']);
+  assert.deepEqual(pinnedOrder(['lagging', 'healthy'], 1, 0), [0, 1, 'primary']);
+  assert.deepEqual(pinnedOrder(['down', 'healthy'], 0, 0), [1, 'primary']);
+  assert.deepEqual(pinnedOrder(['healthy'], 0, 'primary'), ['primary', 0]);
 });
 
 /** A fake server: answers its name, or fails as told. */
@@ -178,6 +185,52 @@ test('routing: round robin over healthy replicas, one retry elsewhere when a rep
     );
     assert.ok(logs.includes('no replica is healthy: the primary serves the reads'));
     assert.ok(logs.includes('reads go to the replicas again'));
+  } finally {
+    await db.close();
+  }
+});
+
+test('pins: the work under a pin reads from the server the rotation picked for it; a statement that runs elsewhere marks the pin and moves it', async () => {
+  const primary = server('primary');
+  const a = server('a');
+  const b = server('b');
+  const db = replicatedDb(primary.db, [{ name: 'a', db: a.db }, { name: 'b', db: b.db }], { maxLagMs: 60_000, checkIntervalMs: 60_000 });
+  const from = async () => (await db.query<{ from: string }>('select 1'))[0]!.from;
+  try {
+    await db.checkNow();
+    const first = db.pin();
+    const second = db.pin();
+    assert.deepEqual([first.server, second.server], ['a', 'b'], 'pins take the rotation in turn');
+    const [onFirst, onSecond] = await Promise.all([
+      withPin(first, () => Promise.all([from(), from(), from(), from()])),
+      withPin(second, () => Promise.all([from(), from(), from(), from()])),
+    ]);
+    assert.deepEqual(onFirst, ['a', 'a', 'a', 'a']);
+    assert.deepEqual(onSecond, ['b', 'b', 'b', 'b']);
+    assert.ok(!first.failedOver && !second.failedOver);
+    // statements under no pin (or another Db's) still go round
+    const loose = [await from(), await from()];
+    assert.deepEqual(loose.sort(), ['a', 'b']);
+    const other = replicatedDb(server('other primary').db, [{ name: 'a', db: server('other a').db }], { maxLagMs: 60_000, checkIntervalMs: 60_000 });
+    try {
+      assert.deepEqual((await withPin(other.pin(), () => Promise.all([from(), from()]))).sort(), ['a', 'b']);
+    } finally {
+      await other.close();
+    }
+
+    // a goes away: the pin's next statement runs on b, and so do the ones after it, without trying a again
+    a.state.fail = new DatabaseUnavailableError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    const calls = a.state.calls;
+    const moved = await withPin(first, async () => [await from(), await from(), await from()]);
+    assert.deepEqual(moved, ['b', 'b', 'b']);
+    assert.equal(a.state.calls, calls + 1);
+    assert.equal(first.failedOver, true);
+    assert.equal(first.server, 'a', 'the pin still names the server it was taken on');
+    // a pin taken while a is down is on b, and stays whole
+    const later = db.pin();
+    assert.equal(later.server, 'b');
+    await withPin(later, () => Promise.all([from(), from()]));
+    assert.equal(later.failedOver, false);
   } finally {
     await db.close();
   }

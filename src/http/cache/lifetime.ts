@@ -28,26 +28,33 @@ export function countDown(cacheControl: string, remainingMs: number): string {
   return cacheControl.replace(MAX_AGE, (_whole, separator: string) => `${separator}max-age=${left}`);
 }
 
-/**
- * The newest record file's consensus end (ns) as far as the cache knows it; answers that declare
- * `immutableAfter` are final once it is reached.
- */
-export type SettledThrough = () => Promise<bigint | undefined>;
+/** What the reads behind an answer tell of its finality (pinned.ts). */
+export interface ReadBasis {
+  /**
+   * The newest record file's consensus end (ns) on the server that computed the answer, read before
+   * the answer's first statement; undefined when unknown (no record file, a failed read).
+   */
+  settledThrough: bigint | undefined;
+  /** A statement of the answer ran on another server than the rest: its data may mix two points of replay. */
+  failedOver: boolean;
+}
 
 /**
- * The ms an answer may live in the cache (0: not cached). Only complete answers (200) are final: a
- * 206 lacks data that may still come.
+ * The ms an answer may live in the cache (0: not cached). Only complete answers (200) computed on
+ * one server are final: a 206 lacks data that may still come, and a failed-over answer may lack
+ * what one of its servers did not have yet.
  */
-export async function lifetimeMs(
+export function lifetimeMs(
   answer: { status: number; cacheControl: string; immutableAfter?: bigint | undefined },
   immutableMaxAgeMs: number,
-  settledThrough: SettledThrough,
-): Promise<{ ms: number; immutable: boolean }> {
+  basis: ReadBasis,
+): { ms: number; immutable: boolean } {
   const maxAgeMs = maxAgeSeconds(answer.cacheControl) * 1000;
   if (maxAgeMs === 0) return { ms: 0, immutable: false };
-  if (answer.status === 200 && answer.immutableAfter !== undefined && immutableMaxAgeMs > maxAgeMs) {
-    const settled = answer.immutableAfter === 0n ? 0n : await settledThrough();
-    if (settled !== undefined && settled >= answer.immutableAfter) return { ms: immutableMaxAgeMs, immutable: true };
+  const { immutableAfter } = answer;
+  if (answer.status === 200 && immutableAfter !== undefined && immutableMaxAgeMs > maxAgeMs && !basis.failedOver) {
+    const settled = immutableAfter === 0n || (basis.settledThrough !== undefined && basis.settledThrough >= immutableAfter);
+    if (settled) return { ms: immutableMaxAgeMs, immutable: true };
   }
   return { ms: maxAgeMs, immutable: false };
 }

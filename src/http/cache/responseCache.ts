@@ -2,8 +2,9 @@
  * The response cache: an in-process tier in front of a shared Redis tier, and in-process
  * coalescing of identical requests. A request is answered from the first tier that holds it; a
  * Redis hit is copied into the in-process tier for the time it has left; a miss runs the route
- * once, however many identical requests arrive meanwhile, and stores the answer in both tiers for
- * its lifetime (see lifetime.ts). A replayed answer is the stored one with max-age counted down.
+ * once, however many identical requests arrive meanwhile, on one server with the bound of its
+ * finality read there first (pinned.ts), and stores the answer in both tiers for its lifetime
+ * (lifetime.ts). A replayed answer is the stored one with max-age counted down.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
@@ -13,8 +14,8 @@ import { type CacheableRequest, cacheKey, keyNamespace } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { LocalTier } from './localTier.ts';
 import { type CacheMetrics, cacheMetrics } from './metrics.ts';
+import { type Based, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
-import { settledThrough } from './settled.ts';
 
 export interface ResponseCache {
   /** The answer to `request`: from a tier, or from `compute` (whose errors reach the caller uncached). */
@@ -39,7 +40,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
   // the tier reports failed commands to the metrics, which read the tier's state when scraped
   const redis: RedisTier = new RedisTier(config, logger, () => metrics.redisError());
   const metrics = cacheMetrics(local, redis);
-  const settled = settledThrough(db);
+  const pinned = pinnedCompute(db);
   const inFlight = new Map<string, Promise<Answer>>();
   const stores = new Set<Promise<void>>();
 
@@ -59,15 +60,15 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
       }
       metrics.miss('redis');
     }
-    let computed: ComputedAnswer;
+    let computed: Based<ComputedAnswer>;
     try {
-      computed = await compute();
+      computed = await pinned(compute);
     } catch (err) {
       metrics.computed('no');
       throw err;
     }
-    const { immutableAfter, ...answer } = computed;
-    const lifetime = await lifetimeMs(computed, settings.immutableMaxAgeMs, settled);
+    const { immutableAfter, ...answer } = computed.value;
+    const lifetime = lifetimeMs(computed.value, settings.immutableMaxAgeMs, computed.basis);
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
       local?.set(key, answer, lifetime.ms);

@@ -1,32 +1,52 @@
 /**
- * How far the network's history is final: the consensus end of the newest record file. The
- * importer writes a record file with all its transactions, results, logs and sidecars in one
- * database transaction and in consensus order, so nothing new can appear at or below that
- * timestamp. Read at most once per second (one statement on the primary key) and only while an
- * answer asks; an older value is merely conservative. A failing database makes no answer final.
+ * How far the network's history is final on one server: the consensus end of its newest record
+ * file. The importer writes a record file with all its transactions, results, logs and sidecars in
+ * one database transaction and in consensus order, so nothing new can appear at or below that
+ * timestamp, and a server's data only grows (a replica replays in order). A value read on a server
+ * before an answer's first statement there is therefore a safe bound for that answer; an older one
+ * is merely conservative. Each server's value is read at most once per second (one statement on
+ * the primary key) and awaited when older. A failing read makes no answer final until the next.
  */
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
 
 const REFRESH_MS = 1000;
 
-export function settledThrough(db: Db, refreshMs = REFRESH_MS): () => Promise<bigint | undefined> {
-  let value: bigint | undefined;
-  let readAt = -Infinity;
-  let reading: Promise<bigint | undefined> | undefined;
-  return () => {
-    if (Date.now() - readAt < refreshMs) return Promise.resolve(value);
-    reading ??= db
-      .query<{ consensus_end: string }>(sql`select consensus_end from record_file order by consensus_end desc limit 1`)
-      .then(
-        (rows) => {
-          value = rows[0] === undefined ? undefined : BigInt(rows[0].consensus_end);
-          readAt = Date.now();
-          return value;
-        },
-        () => undefined,
-      )
-      .finally(() => (reading = undefined));
-    return reading;
-  };
+/** The newest record file's consensus end (ns) where `db` sends the statement; undefined without one, or when the read fails. */
+export async function readSettled(db: Db): Promise<bigint | undefined> {
+  try {
+    const rows = await db.query<{ consensus_end: string }>(sql`select consensus_end from record_file order by consensus_end desc limit 1`);
+    return rows[0] === undefined ? undefined : BigInt(rows[0].consensus_end);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reader of one server's value: readSettled, as run on that server (a failure counts as undefined). */
+export type SettledReader = () => Promise<bigint | undefined>;
+
+/** One server's value, read afresh when older than `refreshMs`; concurrent callers share one read. */
+export class SettledMemo {
+  #value: bigint | undefined;
+  #readAt = -Infinity;
+  #reading: Promise<bigint | undefined> | undefined;
+
+  constructor(
+    private readonly refreshMs = REFRESH_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The value, from a read that has completed when the promise resolves (`read` runs only when the value is stale). */
+  get(read: SettledReader): Promise<bigint | undefined> {
+    if (this.now() - this.#readAt < this.refreshMs) return Promise.resolve(this.#value);
+    this.#reading ??= read()
+      .catch(() => undefined)
+      .then((value) => {
+        this.#value = value;
+        this.#readAt = this.now();
+        return value;
+      })
+      .finally(() => (this.#reading = undefined));
+    return this.#reading;
+  }
 }

@@ -1,0 +1,56 @@
+/**
+ * Computing an answer on one server, with the bound that decides its finality read there first.
+ * The cache keeps an answer as final when its immutableAfter is at or below the newest record file
+ * (settled.ts); that bound must hold for the data the answer was computed from. So each answer is
+ * computed under a pin (src/db/pin.ts): every statement on the server the rotation picks, and that
+ * server's bound read, or taken from its memo, before the first of them. A statement that had to
+ * run elsewhere (its server went away) leaves the answer without a bound: not final.
+ * Without replicas one server answers everything: the bound is awaited before the data, no pin.
+ */
+import type { Db } from '../../db/db.ts';
+import { withPin } from '../../db/pin.ts';
+import type { ReadBasis } from './lifetime.ts';
+import { SettledMemo, readSettled } from './settled.ts';
+
+/** What `work` returned, and what its reads tell of its finality. */
+export interface Based<T> {
+  value: T;
+  basis: ReadBasis;
+}
+
+/** Runs `work` (an answer's computation) pinned, with its bound read before it. */
+export type PinnedCompute = <T>(work: () => Promise<T>) => Promise<Based<T>>;
+
+/** The memo's key of a Db without pins: its one server. */
+const ONLY_SERVER = '';
+
+export function pinnedCompute(db: Db, refreshMs?: number): PinnedCompute {
+  const memos = new Map<string, SettledMemo>();
+  const memoOf = (server: string): SettledMemo => {
+    let memo = memos.get(server);
+    if (memo === undefined) memos.set(server, (memo = new SettledMemo(refreshMs)));
+    return memo;
+  };
+
+  return async <T>(work: () => Promise<T>): Promise<Based<T>> => {
+    const pin = db.pin?.();
+    if (pin === undefined) {
+      const settledThrough = await memoOf(ONLY_SERVER).get(() => readSettled(db));
+      return { value: await work(), basis: { settledThrough, failedOver: false } };
+    }
+    return withPin(pin, async () => {
+      try {
+        // a read that ran elsewhere (its server went away meanwhile) is no bound of the pin's server
+        const settledThrough = await memoOf(pin.server).get(async () => {
+          const value = await readSettled(db);
+          return pin.failedOver ? undefined : value;
+        });
+        const value = await work();
+        return { value, basis: { settledThrough, failedOver: pin.failedOver } };
+      } finally {
+        // the server went away: when it is back, its bound is read afresh
+        if (pin.failedOver) memos.delete(pin.server);
+      }
+    });
+  };
+}
