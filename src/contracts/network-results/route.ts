@@ -11,7 +11,7 @@ import { transactionIndexes } from '../results/params.ts';
 import type { DetailedResultRow } from '../shared/detailedResult.ts';
 import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
 import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
-import { findEthereumTransactions, findFirstTransaction, findPageBlocks, findResults } from './query.ts';
+import { findFirstTransaction, findPageExtras, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 import { networkResultsSchema } from './schema.ts';
 
@@ -59,14 +59,7 @@ export const networkResultsRoute: Route = {
       detailed: true,
     });
     if (rows.length === 0) return settle(EMPTY);
-    const [eths, candidates] = await Promise.all([
-      findEthereumTransactions(db, rows),
-      findPageBlocks(
-        db,
-        rows.map((r) => r.consensus_timestamp),
-        config.query.maxRecordFileCloseIntervalNs,
-      ),
-    ]);
+    const { eths, candidates } = await findPageExtras(db, rows, config.query.maxRecordFileCloseIntervalNs);
     const results = networkResultView(rows, eths, blocksByTimestamp(candidates));
     let next = nextPageLink(request, query.paging, results.length, () => [
       ['timestamp', { value: results[results.length - 1]!.timestamp as string, inclusive: false }],
