@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createScratchDatabase } from '../support/database.ts';
 import { freePort, runCli, startCli } from './run.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
-/** The pids of a process's children (empty when it has none or is gone). */
+/**
+ * The pids of a process's worker children (empty when it has none or is gone): the processes that
+ * run the CLI, not the esbuild service tsx starts when it has a source file to compile.
+ */
 function children(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    const pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return pids.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('src/cli.ts'));
   } catch {
     return [];
   }
@@ -22,20 +27,35 @@ test('--workers runs N processes on one port; SIGTERM stops them all', { skip: u
     assert.equal(seeded.code, 0, seeded.stderr);
     const port = await freePort();
     const server = startCli(['serve', '--port', String(port), '--workers', '2'], { DATABASE_URL: database.url });
-    await server.waitFor('stop with Ctrl-C', 60_000);
-    assert.match(server.stdout(), /workers: 2 processes/);
-    assert.equal(server.stdout().match(/listening on/g)?.length, 1, 'one banner');
-    const workers = children(server.child.pid!);
-    assert.equal(workers.length, 2, 'two worker processes');
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/api/v1/contracts/0.0.2001/results?limit=2`)),
-    );
-    for (const answer of answers) {
-      assert.equal(answer.status, 200);
-      assert.equal(((await answer.json()) as { results: unknown[] }).results.length, 2);
+    let workers: number[] = [];
+    try {
+      await server.waitFor('stop with Ctrl-C', 60_000);
+      assert.match(server.stdout(), /workers: 2 processes/);
+      assert.equal(server.stdout().match(/listening on/g)?.length, 1, 'one banner');
+      workers = children(server.child.pid!);
+      assert.equal(workers.length, 2, 'two worker processes');
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => fetch(`http://127.0.0.1:${port}/api/v1/contracts/0.0.2001/results?limit=2`)),
+      );
+      for (const answer of answers) {
+        assert.equal(answer.status, 200);
+        assert.equal(((await answer.json()) as { results: unknown[] }).results.length, 2);
+      }
+      assert.equal(await server.stop('SIGTERM'), 0);
+      for (const pid of workers) assert.throws(() => process.kill(pid, 0), 'worker stopped');
+    } finally {
+      // a failed check must not leave the processes running (the test file would never end)
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        await server.stop('SIGKILL');
+        for (const pid of workers) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone already
+          }
+        }
+      }
     }
-    assert.equal(await server.stop('SIGTERM'), 0);
-    for (const pid of workers) assert.throws(() => process.kill(pid, 0), 'worker stopped');
   } finally {
     await database.drop();
   }
