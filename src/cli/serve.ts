@@ -176,7 +176,9 @@ function banner(base: string, served: Served, workers: number): string {
  * process or, with --workers N (PostgreSQL only), in N processes sharing the port.
  */
 export async function runServe(config: Config, flags: ServeFlags): Promise<void> {
-  const logger = pino({ level: config.log.level });
+  // Asynchronous writes: lines logged while a write is under way go out together in the next one,
+  // instead of one blocking write(2) per request line; pino flushes what is left when the process exits.
+  const logger = pino({ level: config.log.level }, pino.destination({ dest: 1, sync: false }));
   if (flags.workers > 1 && !config.externalDatabase) {
     fail('--workers needs PostgreSQL (DATABASE_URL): the embedded database lives inside one process', 2);
   }
