@@ -56,9 +56,13 @@ export function keyNamespace(config: Config, version: string): string {
   return `${config.cache.keyPrefix}${KEY_FORMAT}:${digest(shaping, 12)}:`;
 }
 
-/** The request's part of the key: a digest of path, query and link prefix (unambiguously joined). */
-export function requestDigest({ path, query, linkBase }: CacheableRequest): string {
-  return digest(JSON.stringify([linkBase, path, [...query]]), 32);
-}
+/**
+ * What identifies a request within one deployment: path, query and link prefix, unambiguously
+ * joined. The in-process tier is keyed by it as it is (no digest to compute on a hit).
+ */
+export const requestIdentity = ({ path, query, linkBase }: CacheableRequest): string => JSON.stringify([linkBase, path, [...query]]);
 
-export const cacheKey = (namespace: string, request: CacheableRequest): string => namespace + requestDigest(request);
+/** The shared (Redis) key of a request identity: the namespace, then a digest of the identity. */
+export const sharedKey = (namespace: string, identity: string): string => namespace + digest(identity, 32);
+
+export const cacheKey = (namespace: string, request: CacheableRequest): string => sharedKey(namespace, requestIdentity(request));

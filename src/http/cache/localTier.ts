@@ -31,7 +31,8 @@ export class LocalTier {
   constructor(maxBytes: number) {
     this.entries = new LRUCache<string, Held>({
       maxSize: maxBytes,
-      sizeCalculation: (held) => answerBytes(held.answer),
+      // the key (a request identity, key.ts) is held too: a long query string costs its length
+      sizeCalculation: (held, key) => answerBytes(held.answer) + key.length,
       // every entry gets its own ttl; this default only turns expiry tracking on
       ttl: 1000,
       allowStale: false,

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
 import { type Answer, type ComputedAnswer, decodeAnswer, encodeAnswer } from './answer.ts';
-import { type CacheableRequest, cacheKey, keyNamespace } from './key.ts';
+import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { LocalTier } from './localTier.ts';
 import { type CacheMetrics, cacheMetrics } from './metrics.ts';
@@ -49,13 +49,14 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     return cacheControl === answer.cacheControl ? answer : { ...answer, cacheControl };
   };
 
-  async function lookUpOrCompute(key: string, compute: () => Promise<ComputedAnswer>): Promise<Answer> {
+  async function lookUpOrCompute(identity: string, compute: () => Promise<ComputedAnswer>): Promise<Answer> {
+    const key = sharedKey(namespace, identity);
     if (redis.isUp) {
       const stored = await redis.get(key);
       const answer = stored && decodeAnswer(stored.value);
       if (stored && answer) {
         metrics.hit('redis');
-        local?.set(key, answer, stored.remainingMs);
+        local?.set(identity, answer, stored.remainingMs);
         return replay(answer, stored.remainingMs);
       }
       metrics.miss('redis');
@@ -71,7 +72,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     const lifetime = lifetimeMs(computed.value, settings.immutableMaxAgeMs, computed.basis);
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
-      local?.set(key, answer, lifetime.ms);
+      local?.set(identity, answer, lifetime.ms);
       const store = redis.set(key, encodeAnswer(answer, settings.compress), lifetime.ms);
       stores.add(store);
       void store.finally(() => stores.delete(store));
@@ -82,20 +83,20 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
   return {
     metrics,
     async answer(request, compute) {
-      const key = cacheKey(namespace, request);
-      const held = local?.get(key);
+      const identity = requestIdentity(request);
+      const held = local?.get(identity);
       if (held) {
         metrics.hit('local');
         return replay(held.answer, held.expiresAt - Date.now());
       }
       if (local) metrics.miss('local');
-      const pending = inFlight.get(key);
+      const pending = inFlight.get(identity);
       if (pending) {
         metrics.coalesced();
         return pending;
       }
-      const work = lookUpOrCompute(key, compute).finally(() => inFlight.delete(key));
-      inFlight.set(key, work);
+      const work = lookUpOrCompute(identity, compute).finally(() => inFlight.delete(identity));
+      inFlight.set(identity, work);
       return work;
     },
     async idle() {
