@@ -55,12 +55,13 @@ export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry):
   });
   db.observe((seconds, error) => statements.observe({ outcome: error ? 'error' : 'ok' }, seconds));
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // The route template, never the URL itself (unbounded label values); unmatched paths share one.
     const route = request.routeOptions.url ?? 'unmatched';
     const labels = { method: request.method, route, status: String(reply.statusCode) };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 
   const scrape = Registry.merge([processMetrics(), registry, ...(extra ? [extra] : []), ...(db.registry ? [db.registry] : [])]);
