@@ -73,7 +73,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
       local?.set(identity, answer, lifetime.ms);
-      const store = redis.set(key, encodeAnswer(answer, settings.compress), lifetime.ms);
+      const store = encodeAnswer(answer, settings.compress).then((value) => redis.set(key, value, lifetime.ms));
       stores.add(store);
       void store.finally(() => stores.delete(store));
     }
