@@ -14,9 +14,18 @@ const url = process.env.TEST_DATABASE_URL;
 function children(pid: number): number[] {
   try {
     const pids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-    return pids.filter((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('src/cli.ts'));
+    return pids.filter((child) => commandLine(child).includes('src/cli.ts'));
   } catch {
     return [];
+  }
+}
+
+/** A process's command line; "" once it is gone (one child exiting must not hide the others). */
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
   }
 }
 
