@@ -73,7 +73,11 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
       local?.set(identity, answer, lifetime.ms);
-      const store = encodeAnswer(answer, settings.compress).then((value) => redis.set(key, value, lifetime.ms));
+      // a store never throws (redis.set counts its own failures): an encoding that failed only loses this copy
+      const store = encodeAnswer(answer, settings.compress).then(
+        (value) => redis.set(key, value, lifetime.ms),
+        (err: unknown) => logger.warn({ err }, 'response cache: answer not stored in Redis'),
+      );
       stores.add(store);
       void store.finally(() => stores.delete(store));
     }
