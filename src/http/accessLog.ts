@@ -24,10 +24,19 @@ const MAX_LOGGED_URL = 1024;
 export const loggedUrl = (url: string): string =>
   url.length <= MAX_LOGGED_URL ? url : `${url.slice(0, MAX_LOGGED_URL)}...(${url.length - MAX_LOGGED_URL} more)`;
 
+/** The fields of an access line. */
+const accessFields = (method: string, url: string, status: number, ms: number) => ({ method, url: loggedUrl(url), status, ms: Math.round(ms * 10) / 10 });
+
 /** The access line of one answer. */
 export function logAccess(request: FastifyRequest, status: number, ms: number): void {
-  request.log.info({ method: request.method, url: loggedUrl(request.url), status, ms: Math.round(ms * 10) / 10 }, 'request');
+  request.log.info(accessFields(request.method, request.url, status, ms), 'request');
 }
+
+/**
+ * The access line of an answer sent without Fastify (heldAnswers.ts), for the service's own logger:
+ * the request id first, where a request's child logger puts it, so the line is the same.
+ */
+export const accessLine = (reqId: string, method: string, url: string, status: number, ms: number) => ({ reqId, ...accessFields(method, url, status, ms) });
 
 export function registerAccessLog(app: FastifyInstance): void {
   // callback hooks: an async one costs a promise and a microtask on every request

@@ -22,8 +22,14 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 export const METRICS_PATHS = ['/metrics', '/swagger/metrics/'] as const;
 
-/** Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is scraped too. */
-export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry): void {
+/** Counts one answered request: its method, route template, status and duration. */
+export type RequestObserver = (method: string, route: string, status: number, seconds: number) => void;
+
+/**
+ * Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is
+ * scraped too. Returns the observer of requests, for answers sent before routing (heldAnswers.ts).
+ */
+export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry): RequestObserver {
   const registry = new Registry();
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
@@ -55,12 +61,14 @@ export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry):
   });
   db.observe((seconds, error) => statements.observe({ outcome: error ? 'error' : 'ok' }, seconds));
 
+  const observe: RequestObserver = (method, route, status, seconds) => {
+    const labels = { method, route, status: String(status) };
+    requests.inc(labels);
+    latency.observe(labels, seconds);
+  };
   app.addHook('onResponse', (request, reply, done) => {
     // The route template, never the URL itself (unbounded label values); unmatched paths share one.
-    const route = request.routeOptions.url ?? 'unmatched';
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, reply.elapsedTime / 1000);
+    observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
 
@@ -68,4 +76,5 @@ export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry):
   for (const url of METRICS_PATHS) {
     app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
   }
+  return observe;
 }

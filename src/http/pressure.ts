@@ -38,7 +38,8 @@ export function pressureOptions(settings: ServerSettings['pressure']) {
  */
 type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => void;
 
-export function registerLoadShedding(app: FastifyInstance, server: ServerSettings, db: Db): void {
+/** Registers the load shedding; returns whether a request arriving now would be shed. */
+export function registerLoadShedding(app: FastifyInstance, server: ServerSettings, db: Db): () => boolean {
   if (server.maxConnections > 0) app.server.maxConnections = server.maxConnections;
   let shed = 0;
   let lastLog = -Infinity;
@@ -60,6 +61,8 @@ export function registerLoadShedding(app: FastifyInstance, server: ServerSetting
     pressureHandler: pressureHandler as PressureHandler,
   });
   const { maxPoolWaiting } = server.pressure;
+  const pressured = app as FastifyInstance & { isUnderPressure?: () => boolean };
+  const shedding = () => pressured.isUnderPressure?.() === true || (maxPoolWaiting > 0 && db.poolStats().waiting >= maxPoolWaiting);
   if (maxPoolWaiting > 0) {
     app.addHook('onRequest', async (request, reply) => {
       const { waiting } = db.poolStats();
@@ -69,4 +72,5 @@ export function registerLoadShedding(app: FastifyInstance, server: ServerSetting
       return reply.send(answer);
     });
   }
+  return shedding;
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Answer } from './cache/answer.ts';
 import { errorBody } from './errors.ts';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Express-compatible weak ETag: W/"<byte length hex>-<first 27 chars of base64 sha1>". */
 export function weakEtag(body: Buffer): string {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -15,6 +16,7 @@ import { VERSION } from '../version.ts';
 import { answerOf } from './cache/answer.ts';
 import { createResponseCache } from './cache/responseCache.ts';
 import { registerHealth } from './health.ts';
+import { type HeldAnswerServer, heldAnswerServer } from './heldAnswers.ts';
 import { registerHome } from './home.ts';
 import { registerMetrics } from './metrics.ts';
 import { linkOrigin } from './origin.ts';
@@ -111,6 +113,21 @@ const EMPTY_SEGMENT_LISTING = /^\/api\/v1\/contracts\/\/$/i;
 
 const hasEmptyParam = (params: unknown): boolean => Object.values(params as Record<string, string>).some((v) => v === '');
 
+/**
+ * Puts `front` before Fastify's handler on the app's server: the requests it answers (returning
+ * true) never reach the router (heldAnswers.ts). Call it before anything else listens for
+ * requests: Fastify attached its handler as the server's only `request` listener.
+ */
+function answerBeforeRouting(app: FastifyInstance, front: HeldAnswerServer): void {
+  const server = app.server;
+  const [routing, ...others] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
+  server.removeListener('request', routing);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!front(request, response)) routing(request, response);
+  });
+}
+
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
@@ -140,6 +157,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
+  /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
+  let held: HeldAnswerServer | undefined;
+  answerBeforeRouting(app, (request, response) => held !== undefined && held(request, response));
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 
@@ -172,11 +192,12 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   registerAccessLog(app);
   if (logger) logDatabaseState(db, logger);
   const drain = registerDrain(app);
-  registerLoadShedding(app, config.server, db);
+  const shedding = registerLoadShedding(app, config.server, db);
   registerHealth(app, db, () => drain.draining);
   const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
   if (cache) app.addHook('onClose', () => cache.close());
-  registerMetrics(app, db, cache?.metrics.registry);
+  const observe = registerMetrics(app, db, cache?.metrics.registry);
+  if (cache) held = heldAnswerServer({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
   const { defaultCacheControl } = config.headers;
   /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
   async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {
@@ -187,7 +208,10 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       const page = await route.handler({ config, db, query, path, params, linkBase: base, now: clock });
       return answerOf(page, headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl);
     };
-    return sendAnswer(request, reply, cache ? await cache.answer({ path, query, linkBase: base }, compute) : await compute());
+    if (!cache) return sendAnswer(request, reply, await compute());
+    // the route template goes with the cached copy only when this path reaches the route by itself
+    const template = path === rawPath(url) ? request.routeOptions.url : undefined;
+    return sendAnswer(request, reply, await cache.answer({ path, query, linkBase: base }, compute, template));
   }
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app);

@@ -157,7 +157,7 @@ test('the in-process tier: bounded in bytes (least recently used go first), entr
   tier.set('huge', body(20_000), 60_000);
   assert.equal(tier.get('huge'), undefined);
   const now = Date.now();
-  tier.set('short', body(10), 1000, now);
+  tier.set('short', body(10), 1000, undefined, now);
   assert.ok(tier.get('short', now + 999));
   assert.equal(tier.get('short', now + 1000), undefined);
   tier.set('never', body(10), 0);
@@ -174,7 +174,7 @@ test('the in-process tier keeps bodies in memory of their own, never a slice of 
   const small = Buffer.from('{"contracts":[],"links":{"next":null}}', 'utf8');
   assert.ok(small.buffer.byteLength > small.length, 'Buffer.from of a short string is a pool slice');
   const tier = new LocalTier(10_000);
-  tier.set('k', { status: 200, body: small, etag: 'W/"1"', cacheControl: 'public, max-age=1' }, 5_000, 0);
+  tier.set('k', { status: 200, body: small, etag: 'W/"1"', cacheControl: 'public, max-age=1' }, 5_000, undefined, 0);
   const kept = tier.get('k', 1)!.answer.body;
   assert.equal(kept.buffer.byteLength, kept.length);
   assert.ok(kept.equals(small));

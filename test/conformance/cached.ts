@@ -1,10 +1,13 @@
 /**
  * Conformance with the response cache on (CONFORMANCE_CACHE_REDIS=redis://host:port/db): every case
- * is answered three times, by a first app (computed), by that app again (its in-process tier) and
- * by a second app sharing Redis (the shared tier, as another process would); the two replays must
+ * is answered four times, by a first app (computed), by that app again (its in-process tier,
+ * through app.inject and over a socket, where hits are sent before routing) and by a second app
+ * sharing Redis (the shared tier, as another process would); the replays must
  * be the first answer byte for byte, headers included, and must have come from the cache. Keys go
  * under a prefix of this run, deleted at the end.
  */
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../src/config/config.ts';
@@ -28,10 +31,38 @@ export interface CachedApps {
   finish(): Promise<string[]>;
 }
 
-const headersOf = (r: LightMyRequestResponse) => {
-  const { date: _date, ...rest } = r.headers;
+/** What of a response is compared: the status, the headers (in order) and the body. */
+type Seen = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'rawPayload'>;
+
+/** The headers but Date, and those of the connection that Node's server adds on a socket (inject has none). */
+const headersOf = (r: Seen) => {
+  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = r.headers;
   return JSON.stringify(rest);
 };
+
+/**
+ * GET over a socket of its own: the in-process tier's hits are sent before routing
+ * (src/http/heldAnswers.ts), a path app.inject never takes. Undefined for a URL that Node's client
+ * will not send as it is (characters a request line may not hold).
+ */
+function getOverHttp(port: number, url: string, headers: Record<string, string>): Promise<Seen | undefined> {
+  return new Promise((resolve, reject) => {
+    let request;
+    try {
+      request = httpRequest({ host: '127.0.0.1', port, path: url, agent: false, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => resolve({ statusCode: response.statusCode!, headers: response.headers, rawPayload: Buffer.concat(chunks) }));
+      });
+    } catch {
+      resolve(undefined);
+      return;
+    }
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 async function counter(app: FastifyInstance, name: string): Promise<number> {
   const text = (await app.inject('/metrics')).body;
@@ -60,7 +91,9 @@ export async function cachedApps(db: Db, config: Config, clock: (() => bigint) |
   await Promise.all([ready(first), ready(second)]);
   let successes = 0;
 
-  const same = (what: string, a: LightMyRequestResponse, b: LightMyRequestResponse): string[] => {
+  await first.listen({ host: '127.0.0.1', port: 0 });
+  const firstPort = (first.server.address() as AddressInfo).port;
+  const same = (what: string, a: Seen, b: Seen): string[] => {
     const problems: string[] = [];
     if (a.statusCode !== b.statusCode) problems.push(`${what}: status ${b.statusCode}, first answer ${a.statusCode}`);
     if (headersOf(a) !== headersOf(b)) problems.push(`${what}: headers ${headersOf(b)}\n  first answer ${headersOf(a)}`);
@@ -73,6 +106,8 @@ export async function cachedApps(db: Db, config: Config, clock: (() => bigint) |
     async replay(url, answer) {
       const headers = { 'x-request-id': 'conformance' };
       const problems = same('cached (in-process)', answer, await first.inject({ method: 'GET', url, headers }));
+      const overHttp = await getOverHttp(firstPort, url, headers);
+      if (overHttp) problems.push(...same('cached (in-process, over HTTP)', answer, overHttp));
       if (answer.statusCode >= 200 && answer.statusCode < 300) {
         successes++;
         const key = cacheKey(namespace, { path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });

@@ -10,6 +10,11 @@ export interface Held {
   answer: Answer;
   /** ms since the epoch. */
   expiresAt: number;
+  /**
+   * The route template the answer was computed by (as metrics label it), when the request's path
+   * alone leads there: what lets a hit be served before routing (src/http/heldAnswers.ts).
+   */
+  route?: string;
 }
 
 /**
@@ -46,9 +51,11 @@ export class LocalTier {
   }
 
   /** Keeps `answer` for `ms` (an answer larger than the whole tier is not kept). */
-  set(key: string, answer: Answer, ms: number, now = Date.now()): void {
+  set(key: string, answer: Answer, ms: number, route?: string, now = Date.now()): void {
     if (ms <= 0) return;
-    this.entries.set(key, { answer: { ...answer, body: ownBytes(answer.body) }, expiresAt: now + ms }, { ttl: ms });
+    const held: Held = { answer: { ...answer, body: ownBytes(answer.body) }, expiresAt: now + ms };
+    if (route !== undefined) held.route = route;
+    this.entries.set(key, held, { ttl: ms });
   }
 
   get bytes(): number {

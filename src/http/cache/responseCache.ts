@@ -17,9 +17,25 @@ import { type CacheMetrics, cacheMetrics } from './metrics.ts';
 import { type Based, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
 
+/** An answer the in-process tier holds, as it is served now, and the route that computed it. */
+export interface HeldAnswer {
+  answer: Answer;
+  route: string;
+}
+
 export interface ResponseCache {
-  /** The answer to `request`: from a tier, or from `compute` (whose errors reach the caller uncached). */
-  answer(request: CacheableRequest, compute: () => Promise<ComputedAnswer>): Promise<Answer>;
+  /**
+   * The answer to `request`: from a tier, or from `compute` (whose errors reach the caller
+   * uncached). `route`, the template of the route that answers, is kept with the in-process copy
+   * when the request's path alone leads to it (see held).
+   */
+  answer(request: CacheableRequest, compute: () => Promise<ComputedAnswer>, route?: string): Promise<Answer>;
+  /**
+   * The in-process tier's answer to `request` when it holds one with its route. Nothing is counted:
+   * the caller counts the hit (metrics.hit('local')) when it serves the answer; otherwise the
+   * request takes its route, which looks again.
+   */
+  held(request: CacheableRequest): HeldAnswer | undefined;
   readonly metrics: CacheMetrics;
   /** Resolves when every store started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
@@ -49,14 +65,14 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     return cacheControl === answer.cacheControl ? answer : { ...answer, cacheControl };
   };
 
-  async function lookUpOrCompute(identity: string, compute: () => Promise<ComputedAnswer>): Promise<Answer> {
+  async function lookUpOrCompute(identity: string, compute: () => Promise<ComputedAnswer>, route: string | undefined): Promise<Answer> {
     const key = sharedKey(namespace, identity);
     if (redis.isUp) {
       const stored = await redis.get(key);
       const answer = stored && decodeAnswer(stored.value);
       if (stored && answer) {
         metrics.hit('redis');
-        local?.set(identity, answer, stored.remainingMs);
+        local?.set(identity, answer, stored.remainingMs, route);
         return replay(answer, stored.remainingMs);
       }
       metrics.miss('redis');
@@ -72,7 +88,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     const lifetime = lifetimeMs(computed.value, settings.immutableMaxAgeMs, computed.basis);
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
-      local?.set(identity, answer, lifetime.ms);
+      local?.set(identity, answer, lifetime.ms, route);
       // a store never throws (redis.set counts its own failures): an encoding that failed only loses this copy
       const store = encodeAnswer(answer, settings.compress).then(
         (value) => redis.set(key, value, lifetime.ms),
@@ -86,7 +102,12 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
 
   return {
     metrics,
-    async answer(request, compute) {
+    held(request) {
+      const held = local?.get(requestIdentity(request));
+      if (held?.route === undefined) return undefined;
+      return { answer: replay(held.answer, held.expiresAt - Date.now()), route: held.route };
+    },
+    async answer(request, compute, route) {
       const identity = requestIdentity(request);
       const held = local?.get(identity);
       if (held) {
@@ -99,7 +120,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
         metrics.coalesced();
         return pending;
       }
-      const work = lookUpOrCompute(identity, compute).finally(() => inFlight.delete(identity));
+      const work = lookUpOrCompute(identity, compute, route).finally(() => inFlight.delete(identity));
       inFlight.set(identity, work);
       return work;
     },

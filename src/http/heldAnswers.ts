@@ -1,0 +1,92 @@
+/**
+ * Answers the in-process cache tier holds, sent before Fastify routes the request. Under a cached
+ * load nearly every request is such a hit, and Fastify's request and reply objects, its hook
+ * chains and its onSend pipeline cost more than the hit itself. A request is served here only
+ * when its answer is exactly what the full path would send, byte for byte, headers included
+ * (test/http/heldAnswers.test.ts compares the two):
+ *
+ * - a GET without If-None-Match whose answer the tier holds, with the template of the route that
+ *   computed it (a path that reaches its route only through a special case is never served here);
+ * - links without the host (response.includeHostInLink off: the origin is the request's);
+ * - no content-encoding to negotiate: response.compression off, or the client accepts none, or
+ *   the answer is one the compression stage leaves alone (under its threshold, a 206, or
+ *   `x-no-compression`);
+ * - the process neither draining nor shedding load.
+ *
+ * Anything else, and every miss, goes on to Fastify, which looks up the cache again. The request
+ * gets the same id, access-log line and metrics as on the full path.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.ts';
+import { accessLine, requestId } from './accessLog.ts';
+import type { ResponseCache } from './cache/responseCache.ts';
+import type { RequestObserver } from './metrics.ts';
+import { parseQuery, rawPath, rawSearch } from './query.ts';
+import { JSON_TYPE } from './respond.ts';
+
+/** @fastify/compress's threshold as server.ts registers it: smaller answers are never compressed. */
+export const COMPRESSION_THRESHOLD = 1024;
+
+export interface HeldAnswerOptions {
+  config: Config;
+  cache: ResponseCache;
+  logger: Logger | false;
+  observe: RequestObserver;
+  /** True while the process drains or sheds load: those requests take the full path. */
+  refusing: () => boolean;
+}
+
+/** Sends the held answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
+export type HeldAnswerServer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export function heldAnswerServer({ config, cache, logger, observe, refusing }: HeldAnswerOptions): HeldAnswerServer | undefined {
+  if (!config.cache.enabled || config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
+  const { compression } = config.response;
+  const vary = compression ? 'Accept-Encoding' : undefined;
+
+  return (request, response) => {
+    const started = performance.now();
+    const { method, url, headers } = request;
+    if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
+    if (refusing()) return false;
+    let held;
+    try {
+      held = cache.held({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
+    } catch {
+      return false;
+    }
+    if (held === undefined) return false;
+    const { answer, route } = held;
+    if (
+      compression &&
+      headers['accept-encoding'] !== undefined &&
+      answer.body.length >= COMPRESSION_THRESHOLD &&
+      answer.status !== 206 &&
+      headers['x-no-compression'] === undefined
+    ) {
+      return false;
+    }
+
+    cache.metrics.hit('local');
+    const id = requestId(headers['x-request-id']);
+    // the order in which the full path sets them: CORS and the id (onRequest), the answer, Vary (onSend), the length
+    const out: Record<string, string> = {
+      'access-control-allow-origin': '*',
+      'x-request-id': id,
+      'content-type': JSON_TYPE,
+      etag: answer.etag,
+      'cache-control': answer.cacheControl,
+    };
+    if (answer.link !== undefined) out.link = answer.link;
+    if (vary !== undefined) out.vary = vary;
+    out['content-length'] = String(answer.body.length);
+    response.writeHead(answer.status, out);
+    response.end(answer.body);
+
+    const ms = performance.now() - started;
+    if (logger) logger.info(accessLine(id, method, url, answer.status, ms), 'request');
+    observe(method, route, answer.status, ms / 1000);
+    return true;
+  };
+}
