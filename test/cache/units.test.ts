@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Answer, decodeAnswer, encodeAnswer } from '../../src/http/cache/answer.ts';
+import { type Answer, GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/answer.ts';
 import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
 import { LocalTier } from '../../src/http/cache/localTier.ts';
@@ -132,10 +132,13 @@ test('stored answers: fields and body come back as they went in, gzipped from 15
     ...(link ? { link } : {}),
   });
   const long = `{"results":[${'{"a":"0x0000"},'.repeat(40)}1]}`;
-  for (const a of [answer('{}'), answer(long, '</api/v1/contracts?limit=1&contract.id=lt:0.0.5>; rel="next"'), { ...answer('{"x":1}'), status: 206 as const }]) {
+  // gzipped on the thread pool (GZIP_IN_POOL_FROM)
+  const huge = `{"results":[${'{"a":"0x0000"},'.repeat(Math.ceil(GZIP_IN_POOL_FROM / 14))}1]}`;
+  for (const a of [answer('{}'), answer(long, '</api/v1/contracts?limit=1&contract.id=lt:0.0.5>; rel="next"'), answer(huge), { ...answer('{"x":1}'), status: 206 as const }]) {
     for (const compress of [true, false]) assert.deepEqual(decodeAnswer(await encodeAnswer(a, compress)), a);
   }
   assert.ok((await encodeAnswer(answer(long), true)).length < long.length / 2);
+  assert.ok((await encodeAnswer(answer(huge), true)).length < huge.length / 10);
   assert.ok((await encodeAnswer(answer(long), false)).includes(Buffer.from(long)));
   assert.ok((await encodeAnswer(answer('{"short":1}'), true)).includes(Buffer.from('{"short":1}')));
   // what this version did not write is a miss, not an error

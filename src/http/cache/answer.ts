@@ -6,7 +6,7 @@
  * at least 150 bytes, as the reference stores it).
  */
 import { promisify } from 'node:util';
-import { constants, gunzipSync, gzip } from 'node:zlib';
+import { constants, gunzipSync, gzip, gzipSync } from 'node:zlib';
 import { JsonText, toJson } from '../../format/json.ts';
 import { weakEtag } from '../respond.ts';
 import type { Page } from '../server.ts';
@@ -55,13 +55,24 @@ const gzipAsync = promisify(gzip);
  */
 const GZIP_OPTIONS = { level: constants.Z_BEST_SPEED };
 
-/** The value stored in Redis for `answer`; the body is gzipped on libuv's thread pool, off the event loop. */
+/**
+ * Bodies from this size up are gzipped on libuv's thread pool, smaller ones in place. Handing a job
+ * to the pool and taking its result back cost the event loop more than compressing a few KiB at
+ * the fastest level (measured: 0.075 ms against 0.025 ms for 6 KB; about even at 40 KB), and on two
+ * cores the pool's threads take their CPU from the event loop anyway.
+ */
+export const GZIP_IN_POOL_FROM = 32 * 1024;
+
+const gzipBody = (body: Buffer): Buffer | Promise<Buffer> =>
+  body.length >= GZIP_IN_POOL_FROM ? gzipAsync(body, GZIP_OPTIONS) : gzipSync(body, GZIP_OPTIONS);
+
+/** The value stored in Redis for `answer`. */
 export async function encodeAnswer(answer: Answer, compress: boolean): Promise<Buffer> {
   const zipped = compress && answer.body.length >= COMPRESS_THRESHOLD;
   const fields: Fields = { s: answer.status, e: answer.etag, c: answer.cacheControl };
   if (answer.link !== undefined) fields.l = answer.link;
   if (zipped) fields.z = 1;
-  return Buffer.concat([Buffer.from(`${JSON.stringify(fields)}\n`), zipped ? await gzipAsync(answer.body, GZIP_OPTIONS) : answer.body]);
+  return Buffer.concat([Buffer.from(`${JSON.stringify(fields)}\n`), zipped ? await gzipBody(answer.body) : answer.body]);
 }
 
 /** The answer stored in `value`; undefined for a value this version did not write. */
