@@ -8,9 +8,10 @@
  * - a GET without If-None-Match whose answer the tier holds, with the template of the route that
  *   computed it (a path that reaches its route only through a special case is never served here);
  * - links without the host (response.includeHostInLink off: the origin is the request's);
- * - no content-encoding to negotiate: response.compression off, or the client accepts none, or
- *   the answer is one the compression stage leaves alone (under its threshold, a 206, or
- *   `x-no-compression`);
+ * - content-encoding as the compression stage (@fastify/compress) would apply it: the same
+ *   negotiation, threshold and exceptions (a 206, `x-no-compression`), and the same bytes, from a
+ *   compressed copy kept with the entry (compression.ts); answers it would stream (larger than
+ *   SYNC_COMPRESSION_MAX) are left to it;
  * - the process neither draining nor shedding load.
  *
  * Anything else, and every miss, goes on to Fastify, which looks up the cache again. The request
@@ -20,13 +21,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { accessLine, requestId } from './accessLog.ts';
+import { COMPRESSION_THRESHOLD, type ContentEncoding, SYNC_COMPRESSION_MAX, negotiatedEncoding } from './compression.ts';
 import type { ResponseCache } from './cache/responseCache.ts';
 import type { RequestObserver } from './metrics.ts';
 import { parseQuery, rawPath, rawSearch } from './query.ts';
 import { JSON_TYPE } from './respond.ts';
-
-/** @fastify/compress's threshold as server.ts registers it: smaller answers are never compressed. */
-export const COMPRESSION_THRESHOLD = 1024;
 
 export interface HeldAnswerOptions {
   config: Config;
@@ -58,19 +57,19 @@ export function heldAnswerServer({ config, cache, logger, observe, refusing }: H
     }
     if (held === undefined) return false;
     const { answer, route } = held;
-    if (
-      compression &&
-      headers['accept-encoding'] !== undefined &&
-      answer.body.length >= COMPRESSION_THRESHOLD &&
-      answer.status !== 206 &&
-      headers['x-no-compression'] === undefined
-    ) {
-      return false;
+    let body = answer.body;
+    let encoding: ContentEncoding | undefined;
+    const accepted = headers['accept-encoding'];
+    if (compression && accepted !== undefined && body.length >= COMPRESSION_THRESHOLD && answer.status !== 206 && headers['x-no-compression'] === undefined) {
+      encoding = negotiatedEncoding(accepted);
+      // a larger answer is streamed by the compression stage (chunked): that is the full path's
+      if (encoding !== undefined && body.length > SYNC_COMPRESSION_MAX) return false;
+      if (encoding !== undefined) body = cache.compressedBody(held, encoding);
     }
 
     cache.metrics.hit('local');
     const id = requestId(headers['x-request-id']);
-    // the order in which the full path sets them: CORS and the id (onRequest), the answer, Vary (onSend), the length
+    // in the order the full path sets them: CORS and the id (onRequest), the answer, Vary and the encoding (onSend), the length
     const out: Record<string, string> = {
       'access-control-allow-origin': '*',
       'x-request-id': id,
@@ -80,9 +79,10 @@ export function heldAnswerServer({ config, cache, logger, observe, refusing }: H
     };
     if (answer.link !== undefined) out.link = answer.link;
     if (vary !== undefined) out.vary = vary;
-    out['content-length'] = String(answer.body.length);
+    if (encoding !== undefined) out['content-encoding'] = encoding;
+    out['content-length'] = String(body.length);
     response.writeHead(answer.status, out);
-    response.end(answer.body);
+    response.end(body);
 
     const ms = performance.now() - started;
     if (logger) logger.info(accessLine(id, method, url, answer.status, ms), 'request');

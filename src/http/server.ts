@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
 import { JsonText, toJson } from '../format/json.ts';
+import { compressOptions } from './compression.ts';
 import { registerDocs } from './docs/openapi.ts';
 import type { RouteSchema } from './docs/schema.ts';
 import { ClientError, statusMessage } from './errors.ts';
@@ -166,7 +167,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   // As the reference's cors middleware: any preflight is answered (204), Origin or not.
   app.register(cors, { origin: '*', methods: 'GET,HEAD,PUT,PATCH,POST,DELETE', strictPreflight: false });
   if (config.response.compression) {
-    app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip', 'deflate'] });
+    app.register(compress, compressOptions);
     registerVary(app);
   }
 

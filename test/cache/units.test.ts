@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { type Answer, GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/answer.ts';
 import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
@@ -171,6 +172,25 @@ test('Redis URIs are logged without credentials', () => {
   assert.equal(sanitizeUri('redis://user:secret@cache:6379/2'), 'redis://***:***@cache:6379/2');
   assert.equal(sanitizeUri('redis://:secret@cache:6379'), 'redis://***:***@cache:6379');
   assert.equal(sanitizeUri('redis://127.0.0.1:6379'), 'redis://127.0.0.1:6379');
+});
+
+test('the in-process tier: compressed copies are kept with their entry, counted in its bytes, never outliving it', () => {
+  const tier = new LocalTier(100_000);
+  const answer = { status: 200 as const, body: Buffer.alloc(5_000, 0x61), etag: 'W/"1"', cacheControl: 'public, max-age=5' };
+  tier.set('k', answer, 5_000, '/api/v1/contracts', 0);
+  const held = tier.get('k', 1)!;
+  const before = tier.bytes;
+  const copy = tier.addCompressed('k', held, 'gzip', Buffer.from(gzipSync(answer.body)), 1);
+  assert.equal(tier.bytes, before + copy.length);
+  const again = tier.get('k', 2)!;
+  assert.equal(again.compressed?.gzip, copy);
+  assert.equal(again.route, '/api/v1/contracts');
+  assert.equal(again.expiresAt, held.expiresAt);
+  // an entry replaced or gone meanwhile: the copy is handed back, not kept
+  tier.set('k', answer, 5_000, '/api/v1/contracts', 0);
+  const stale = Buffer.from('x');
+  assert.equal(tier.addCompressed('k', again, 'br', stale, 3), stale);
+  assert.equal(tier.get('k', 4)!.compressed, undefined);
 });
 
 test('the in-process tier keeps bodies in memory of their own, never a slice of a shared pool block', () => {

@@ -4,6 +4,7 @@
  * Redis, and keeps answering while Redis is away.
  */
 import { LRUCache } from 'lru-cache';
+import type { ContentEncoding } from '../compression.ts';
 import { type Answer, answerBytes } from './answer.ts';
 
 export interface Held {
@@ -15,6 +16,15 @@ export interface Held {
    * alone leads there: what lets a hit be served before routing (src/http/heldAnswers.ts).
    */
   route?: string;
+  /** The body compressed, by content-encoding: made on the first request that asks for each. */
+  compressed?: Partial<Record<ContentEncoding, Buffer>>;
+}
+
+/** What an entry costs: its answer, its compressed copies and its key. */
+function heldBytes(held: Held, key: string): number {
+  let bytes = answerBytes(held.answer) + key.length;
+  if (held.compressed) for (const body of Object.values(held.compressed)) bytes += body.length;
+  return bytes;
 }
 
 /**
@@ -37,7 +47,7 @@ export class LocalTier {
     this.entries = new LRUCache<string, Held>({
       maxSize: maxBytes,
       // the key (a request identity, key.ts) is held too: a long query string costs its length
-      sizeCalculation: (held, key) => answerBytes(held.answer) + key.length,
+      sizeCalculation: heldBytes,
       // every entry gets its own ttl; this default only turns expiry tracking on
       ttl: 1000,
       allowStale: false,
@@ -56,6 +66,19 @@ export class LocalTier {
     const held: Held = { answer: { ...answer, body: ownBytes(answer.body) }, expiresAt: now + ms };
     if (route !== undefined) held.route = route;
     this.entries.set(key, held, { ttl: ms });
+  }
+
+  /**
+   * Adds a compressed copy of the body to the entry `held` under `key`, for the time it has left,
+   * counted in the tier's bytes. Returns the copy.
+   */
+  addCompressed(key: string, held: Held, encoding: ContentEncoding, body: Buffer, now = Date.now()): Buffer {
+    const ms = held.expiresAt - now;
+    if (ms <= 0 || this.entries.peek(key) !== held) return body;
+    const own = ownBytes(body);
+    // a new object: the cache counts an entry's size when it is set with a different value
+    this.entries.set(key, { ...held, compressed: { ...held.compressed, [encoding]: own } }, { ttl: ms });
+    return own;
   }
 
   get bytes(): number {

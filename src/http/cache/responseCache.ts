@@ -12,7 +12,8 @@ import type { Db } from '../../db/db.ts';
 import { type Answer, type ComputedAnswer, decodeAnswer, encodeAnswer } from './answer.ts';
 import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
-import { LocalTier } from './localTier.ts';
+import { type ContentEncoding, compressBody } from '../compression.ts';
+import { type Held, LocalTier } from './localTier.ts';
 import { type CacheMetrics, cacheMetrics } from './metrics.ts';
 import { type Based, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
@@ -21,6 +22,9 @@ import { RedisTier } from './redisTier.ts';
 export interface HeldAnswer {
   answer: Answer;
   route: string;
+  /** The tier's entry and its key (for compressedBody). */
+  readonly entry: Held;
+  readonly identity: string;
 }
 
 export interface ResponseCache {
@@ -36,6 +40,8 @@ export interface ResponseCache {
    * request takes its route, which looks again.
    */
   held(request: CacheableRequest): HeldAnswer | undefined;
+  /** The body of `held` compressed with `encoding` (compressBody), made once and kept with the entry. */
+  compressedBody(held: HeldAnswer, encoding: ContentEncoding): Buffer;
   readonly metrics: CacheMetrics;
   /** Resolves when every store started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
@@ -103,9 +109,16 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
   return {
     metrics,
     held(request) {
-      const held = local?.get(requestIdentity(request));
-      if (held?.route === undefined) return undefined;
-      return { answer: replay(held.answer, held.expiresAt - Date.now()), route: held.route };
+      const identity = requestIdentity(request);
+      const entry = local?.get(identity);
+      if (entry?.route === undefined) return undefined;
+      return { answer: replay(entry.answer, entry.expiresAt - Date.now()), route: entry.route, entry, identity };
+    },
+    compressedBody({ entry, identity }, encoding) {
+      const kept = entry.compressed?.[encoding];
+      if (kept !== undefined) return kept;
+      const made = compressBody(encoding, entry.answer.body);
+      return local ? local.addCompressed(identity, entry, encoding, made) : made;
     },
     async answer(request, compute, route) {
       const identity = requestIdentity(request);

@@ -1,0 +1,52 @@
+/**
+ * Content-encoding of answers (response.compression): the options @fastify/compress is registered
+ * with, and the same negotiation and compression for the copies the in-process cache tier keeps
+ * (heldAnswers.ts), so that a compressed hit sent before routing is byte for byte what the plugin
+ * would have produced.
+ */
+import negotiate from '@fastify/accept-negotiator';
+import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
+
+export type ContentEncoding = 'br' | 'gzip' | 'deflate';
+
+const ENCODINGS: ContentEncoding[] = ['br', 'gzip', 'deflate'];
+
+/** Smaller answers are sent as they are. */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * Answers up to this size are compressed in one synchronous call and sent with a Content-Length;
+ * larger ones are streamed (chunked). Fixed here instead of the plugin's default, which depends on
+ * the machine's core count, so that every deployment frames its answers alike.
+ */
+export const SYNC_COMPRESSION_MAX = 64 * 1024;
+
+/** Brotli at quality 4, the plugin's own recommendation (11, zlib's default, is far slower). */
+const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/** The options of @fastify/compress. */
+export const compressOptions = {
+  global: true,
+  threshold: COMPRESSION_THRESHOLD,
+  syncThreshold: SYNC_COMPRESSION_MAX,
+  encodings: ENCODINGS,
+  brotliOptions: BROTLI_OPTIONS,
+};
+
+/** "*" and "x-gzip" count as gzip, as the plugin reads Accept-Encoding. */
+const GZIP_ALIAS = /\*|x-gzip/gu;
+
+/**
+ * The encoding the plugin picks for an Accept-Encoding header, among exactly the encodings it was
+ * given (in that order of preference); undefined when none is acceptable: the answer then goes out
+ * as it is.
+ */
+export function negotiatedEncoding(acceptEncoding: string): ContentEncoding | undefined {
+  return negotiate(acceptEncoding.toLowerCase().replace(GZIP_ALIAS, 'gzip'), ENCODINGS) ?? undefined;
+}
+
+/** `body` compressed as the plugin compresses a buffered answer. */
+export function compressBody(encoding: ContentEncoding, body: Buffer): Buffer {
+  if (encoding === 'br') return brotliCompressSync(body, BROTLI_OPTIONS);
+  return encoding === 'gzip' ? gzipSync(body) : deflateSync(body);
+}
