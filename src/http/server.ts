@@ -125,7 +125,16 @@ function answerBeforeRouting(app: FastifyInstance, front: HeldAnswerServer): voi
   if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
   server.removeListener('request', routing);
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!front(request, response)) routing(request, response);
+    let answered: boolean;
+    try {
+      answered = front(request, response);
+    } catch (err) {
+      // never a crash: before anything was sent the full path answers; after, the answer stands
+      app.log.error({ err, url: request.url }, 'answer before routing failed');
+      answered = response.headersSent;
+      if (answered && !response.writableEnded) response.destroy();
+    }
+    if (!answered) routing(request, response);
   });
 }
 
