@@ -33,10 +33,12 @@ export function logAccess(request: FastifyRequest, status: number, ms: number): 
 }
 
 /**
- * The access line of an answer sent without Fastify (heldAnswers.ts), for the service's own logger:
+ * The access line of an answer sent without Fastify (heldAnswers.ts), on the service's own logger:
  * the request id first, where a request's child logger puts it, so the line is the same.
  */
-export const accessLine = (reqId: string, method: string, url: string, status: number, ms: number) => ({ reqId, ...accessFields(method, url, status, ms) });
+export function logAccessBeforeRouting(logger: Logger, reqId: string, method: string, url: string, status: number, ms: number): void {
+  logger.info({ reqId, ...accessFields(method, url, status, ms) }, 'request');
+}
 
 export function registerAccessLog(app: FastifyInstance): void {
   // callback hooks: an async one costs a promise and a microtask on every request

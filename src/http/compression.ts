@@ -4,6 +4,7 @@
  * (heldAnswers.ts), so that a compressed hit sent before routing is byte for byte what the plugin
  * would have produced.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import negotiate from '@fastify/accept-negotiator';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 
@@ -12,7 +13,7 @@ export type ContentEncoding = 'br' | 'gzip' | 'deflate';
 const ENCODINGS: ContentEncoding[] = ['br', 'gzip', 'deflate'];
 
 /** Smaller answers are sent as they are. */
-export const COMPRESSION_THRESHOLD = 1024;
+const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * Answers up to this size are compressed in one synchronous call and sent with a Content-Length;
@@ -41,8 +42,19 @@ const GZIP_ALIAS = /\*|x-gzip/gu;
  * given (in that order of preference); undefined when none is acceptable: the answer then goes out
  * as it is.
  */
-export function negotiatedEncoding(acceptEncoding: string): ContentEncoding | undefined {
+function negotiatedEncoding(acceptEncoding: string): ContentEncoding | undefined {
   return negotiate(acceptEncoding.toLowerCase().replace(GZIP_ALIAS, 'gzip'), ENCODINGS) ?? undefined;
+}
+
+/**
+ * The content-encoding the plugin gives an answer (of `status`, `length` bytes, JSON) to a request
+ * with these headers; undefined when it sends the answer as it is. (Whether it compresses in one go
+ * or streams is SYNC_COMPRESSION_MAX's.)
+ */
+export function encodingFor(headers: IncomingHttpHeaders, status: number, length: number): ContentEncoding | undefined {
+  const accepted = headers['accept-encoding'];
+  if (accepted === undefined || length < COMPRESSION_THRESHOLD || status === 206 || headers['x-no-compression'] !== undefined) return undefined;
+  return negotiatedEncoding(accepted);
 }
 
 /** `body` compressed as the plugin compresses a buffered answer. */

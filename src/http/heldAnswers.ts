@@ -20,12 +20,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
-import { accessLine, requestId } from './accessLog.ts';
-import { COMPRESSION_THRESHOLD, type ContentEncoding, SYNC_COMPRESSION_MAX, negotiatedEncoding } from './compression.ts';
+import { logAccessBeforeRouting, requestId } from './accessLog.ts';
+import { SYNC_COMPRESSION_MAX, encodingFor } from './compression.ts';
 import type { ResponseCache } from './cache/responseCache.ts';
 import type { RequestObserver } from './metrics.ts';
 import { parseQuery, rawPath, rawSearch } from './query.ts';
 import { JSON_TYPE } from './respond.ts';
+import { withAcceptEncoding } from './vary.ts';
 
 export interface HeldAnswerOptions {
   config: Config;
@@ -40,32 +41,23 @@ export interface HeldAnswerOptions {
 export type HeldAnswerServer = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 export function heldAnswerServer({ config, cache, logger, observe, refusing }: HeldAnswerOptions): HeldAnswerServer | undefined {
-  if (!config.cache.enabled || config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
+  if (config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
   const { compression } = config.response;
-  const vary = compression ? 'Accept-Encoding' : undefined;
+  // the compression stage's Vary on an answer without one of its own
+  const vary = compression ? withAcceptEncoding(undefined) : undefined;
 
   return (request, response) => {
     const started = performance.now();
     const { method, url, headers } = request;
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
     if (refusing()) return false;
-    let held;
-    try {
-      held = cache.held({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
-    } catch {
-      return false;
-    }
+    const held = cache.held({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
     if (held === undefined) return false;
     const { answer, route } = held;
-    let body = answer.body;
-    let encoding: ContentEncoding | undefined;
-    const accepted = headers['accept-encoding'];
-    if (compression && accepted !== undefined && body.length >= COMPRESSION_THRESHOLD && answer.status !== 206 && headers['x-no-compression'] === undefined) {
-      encoding = negotiatedEncoding(accepted);
-      // a larger answer is streamed by the compression stage (chunked): that is the full path's
-      if (encoding !== undefined && body.length > SYNC_COMPRESSION_MAX) return false;
-      if (encoding !== undefined) body = cache.compressedBody(held, encoding);
-    }
+    const encoding = compression ? encodingFor(headers, answer.status, answer.body.length) : undefined;
+    // a larger answer is streamed by the compression stage (chunked): that is the full path's
+    if (encoding !== undefined && answer.body.length > SYNC_COMPRESSION_MAX) return false;
+    const body = encoding === undefined ? answer.body : cache.compressedBody(held, encoding);
 
     cache.metrics.hit('local');
     const id = requestId(headers['x-request-id']);
@@ -85,7 +77,7 @@ export function heldAnswerServer({ config, cache, logger, observe, refusing }: H
     response.end(body);
 
     const ms = performance.now() - started;
-    if (logger) logger.info(accessLine(id, method, url, answer.status, ms), 'request');
+    if (logger) logAccessBeforeRouting(logger, id, method, url, answer.status, ms);
     observe(method, route, answer.status, ms / 1000);
     return true;
   };
