@@ -6,7 +6,6 @@
  * be the first answer byte for byte, headers included, and must have come from the cache. Keys go
  * under a prefix of this run, deleted at the end.
  */
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
@@ -16,6 +15,7 @@ import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
 import { parseQuery, rawPath, rawSearch } from '../../src/http/query.ts';
 import { VERSION } from '../../src/version.ts';
 import { appOn } from '../support/app.ts';
+import { requestOverSocket } from '../support/socketRequest.ts';
 
 /** The Redis URL of the cached conformance run, if one was asked for. */
 export const cacheRedisUrl = (): string | undefined => process.env.CONFORMANCE_CACHE_REDIS || undefined;
@@ -39,30 +39,6 @@ const headersOf = (r: Seen) => {
   const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = r.headers;
   return JSON.stringify(rest);
 };
-
-/**
- * GET over a socket of its own: the in-process tier's hits are sent before routing
- * (src/http/heldAnswers.ts), a path app.inject never takes. Undefined for a URL that Node's client
- * will not send as it is (characters a request line may not hold).
- */
-function getOverHttp(port: number, url: string, headers: Record<string, string>): Promise<Seen | undefined> {
-  return new Promise((resolve, reject) => {
-    let request;
-    try {
-      request = httpRequest({ host: '127.0.0.1', port, path: url, agent: false, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => resolve({ statusCode: response.statusCode!, headers: response.headers, rawPayload: Buffer.concat(chunks) }));
-      });
-    } catch {
-      resolve(undefined);
-      return;
-    }
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 async function counter(app: FastifyInstance, name: string): Promise<number> {
   const text = (await app.inject('/metrics')).body;
@@ -106,8 +82,12 @@ export async function cachedApps(db: Db, config: Config, clock: (() => bigint) |
     async replay(url, answer) {
       const headers = { 'x-request-id': 'conformance' };
       const problems = same('cached (in-process)', answer, await first.inject({ method: 'GET', url, headers }));
-      const overHttp = await getOverHttp(firstPort, url, headers);
-      if (overHttp) problems.push(...same('cached (in-process, over HTTP)', answer, overHttp));
+      // over a socket too: the in-process tier's hits are sent before routing, a path app.inject never takes
+      const overHttp = await requestOverSocket(firstPort, url, headers);
+      if (overHttp) {
+        const seen = { statusCode: overHttp.statusCode, headers: overHttp.headers, rawPayload: overHttp.body };
+        problems.push(...same('cached (in-process, over HTTP)', answer, seen));
+      }
       if (answer.statusCode >= 200 && answer.statusCode < 300) {
         successes++;
         const key = cacheKey(namespace, { path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });

@@ -8,7 +8,6 @@
  * special case, a draining process) still goes through Fastify.
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +18,7 @@ import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
 import { drainOf } from '../../src/http/drain.ts';
 import { testConfig } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { requestOverSocket } from '../support/socketRequest.ts';
 
 /** Nothing listens there: the shared tier is down, the in-process tier answers. */
 const NO_REDIS = 'redis://127.0.0.1:1';
@@ -72,29 +72,19 @@ interface Exchanged {
 }
 
 /** One request on a connection of its own. */
-function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Exchanged> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path, method, agent: false, headers: { 'x-request-id': 'same', ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const lines: string[] = [`${response.statusCode} ${response.statusMessage}`];
-        for (let i = 0; i < response.rawHeaders.length; i += 2) {
-          if (response.rawHeaders[i]!.toLowerCase() !== 'date') lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
-        }
-        resolve({
-          status: response.statusCode!,
-          headers: response.headers as Record<string, string | undefined>,
-          body: body.toString('utf8'),
-          wire: `${lines.join('\n')}\n\n${body.toString('base64')}`,
-        });
-      });
-    });
-    request.on('error', reject);
-    request.end();
-  });
+async function exchange(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Exchanged> {
+  const response = await requestOverSocket(port, path, { 'x-request-id': 'same', ...headers }, method);
+  assert.ok(response, `${path} can be sent`);
+  const lines: string[] = [`${response.statusCode} ${response.statusMessage}`];
+  for (let i = 0; i < response.rawHeaders.length; i += 2) {
+    if (response.rawHeaders[i]!.toLowerCase() !== 'date') lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`);
+  }
+  return {
+    status: response.statusCode,
+    headers: response.headers as Record<string, string | undefined>,
+    body: response.body.toString('utf8'),
+    wire: `${lines.join('\n')}\n\n${response.body.toString('base64')}`,
+  };
 }
 
 async function metricsOf(served: Served): Promise<string[]> {
