@@ -74,15 +74,51 @@ function statementName(text: string): string {
   return name;
 }
 
+type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * Runs a named statement planned for its values (PlanChoice `custom`): its connection plans with
+ * force_custom_plan for that one statement and returns to the session's mode after it, so that
+ * every other statement keeps its cached plan. Two short round trips more, paid only by the
+ * statements that need a plan of their own (searches that take milliseconds anyway). A connection
+ * whose mode could not be restored is discarded, never returned to the pool in the wrong mode.
+ */
+async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promise<pg.QueryResult> {
+  const client = target instanceof pg.Pool ? await target.connect() : target;
+  /** Set when the connection cannot be trusted to be back in the session's mode: not reused. */
+  let discard: Error | undefined;
+  try {
+    await client.query(SET_CUSTOM_PLANS);
+    try {
+      return await client.query(query);
+    } finally {
+      await client.query(RESET_PLANS).catch((err: Error) => void (discard = err));
+    }
+  } catch (err) {
+    if (!answeredByServer(err as Error)) discard ??= err as Error;
+    throw err;
+  } finally {
+    if (client !== target) (client as pg.PoolClient).release(discard);
+  }
+}
+
+const SET_CUSTOM_PLANS = 'set plan_cache_mode = force_custom_plan';
+/** Back to the value the session started with (its startup options: force_generic_plan, or auto on v2). */
+const RESET_PLANS = 'reset plan_cache_mode';
+
+/** An error the server answered for a statement (a timeout, a bad value): the connection itself is fine. */
+const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
+
 /** A Session on anything with node-postgres' query method: a pool, or one client of it. */
-function sessionOn(target: pg.Pool | pg.PoolClient, observers: readonly QueryObserver[] = []): Session {
+function sessionOn(target: Queryable, observers: readonly QueryObserver[] = []): Session {
   return {
     async query<R>(statement: Sql | string, parameters: readonly unknown[] = []): Promise<R[]> {
-      const { text, values } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters };
+      const { text, values, plan } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters, plan: 'cached' };
       const started = observers.length > 0 ? performance.now() : 0;
       let error: Error | undefined;
       try {
-        const result = await target.query({ name: statementName(text), text, values: values as unknown[] });
+        const query = { name: statementName(text), text, values: values as unknown[] };
+        const result = plan === 'custom' ? await runCustomPlanned(target, query) : await target.query(query);
         return result.rows as R[];
       } catch (err) {
         error = err as Error;

@@ -14,17 +14,20 @@ export class Sql {
   readonly strings: readonly string[];
   /** Parameter values, or nested fragments, between the pieces. */
   readonly values: readonly unknown[];
+  /** How the statement is planned (see PlanChoice); fragments spliced into it do not count. */
+  readonly plan: PlanChoice;
 
-  constructor(strings: readonly string[], values: readonly unknown[]) {
+  constructor(strings: readonly string[], values: readonly unknown[], plan: PlanChoice = 'cached') {
     this.strings = strings;
     this.values = values;
+    this.plan = plan;
   }
 
-  /** The statement text with $n placeholders and its parameter values, in order. */
-  compile(): { text: string; values: unknown[] } {
+  /** The statement text with $n placeholders, its parameter values in order, and how it is planned. */
+  compile(): { text: string; values: unknown[]; plan: PlanChoice } {
     const values: unknown[] = [];
     const text = this.append('', values);
-    return { text, values };
+    return { text, values, plan: this.plan };
   }
 
   private append(prefix: string, values: unknown[]): string {
@@ -37,6 +40,20 @@ export class Sql {
     return text;
   }
 }
+
+/**
+ * How PostgreSQL plans a statement. `cached`: as the sessions' plan_cache_mode says; on the
+ * importer's v1 schema a generic plan, made once per connection and reused for any values (the
+ * statement is written so that its generic plan is a bounded index scan, and no planning is paid per
+ * request). `custom`: planned for its values at every execution, for statements whose best plan
+ * depends on how common a value is (a topic that occurs in every tenth log or in none), where one
+ * plan for all values is 100x too slow for some of them. docs/performance.md ("Plans") lists which
+ * statement uses which, measured by the plan sweep (bench/plan-sweep.ts).
+ */
+export type PlanChoice = 'cached' | 'custom';
+
+/** The statement, planned for its values at every execution (PlanChoice `custom`). */
+export const planPerExecution = (statement: Sql): Sql => new Sql(statement.strings, statement.values, 'custom');
 
 /** A statement or fragment: template text, values as parameters, fragments spliced in. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT32, INT64, rangeSql } from '../../db/range.ts';
-import { type Direction, type Sql, and, direction, join, or, sql } from '../../db/sql.ts';
+import { type Direction, type Sql, and, direction, join, or, planPerExecution, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../shared/query.ts';
@@ -205,8 +205,9 @@ order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 }
 
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
-  if (!citusSafe(dbLayout(db))) return db.query<LogRow>(logsSql(query));
-  const rows = await db.query<LogRow>(logsSql(query, true));
+  const planned = (statement: Sql) => (query.topics.size > 0 ? planPerExecution(statement) : statement);
+  if (!citusSafe(dbLayout(db))) return db.query<LogRow>(planned(logsSql(query)));
+  const rows = await db.query<LogRow>(planned(logsSql(query, true)));
   if (query.contractId === 0n) await withEvmAddresses(db, rows);
   return withBlocks(db, rows, query.closeIntervalNs);
 }
