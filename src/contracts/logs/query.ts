@@ -205,7 +205,7 @@ order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 }
 
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
-  const planned = (statement: Sql) => (query.topics.size > 0 ? planPerExecution(statement) : statement);
+  const planned = (statement: Sql) => (query.topics.size > 0 && query.contractId === 0n ? planPerExecution(statement) : statement);
   if (!citusSafe(dbLayout(db))) return db.query<LogRow>(planned(logsSql(query)));
   const rows = await db.query<LogRow>(planned(logsSql(query, true)));
   if (query.contractId === 0n) await withEvmAddresses(db, rows);

@@ -1,0 +1,52 @@
+/**
+ * The plan sweep (bench/plans/sweep.ts) on a database:
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mirror_node npx tsx bench/plan-sweep.ts \
+ *     [--quick] [--no-pages] [--only all-logs,logs] [--json FILE]
+ *
+ * Prints every statement whose plan is slow (over 3x and 20 ms slower than the better of a generic and a
+ * custom plan), then one summary line per statement of the service (who sends it, its plan, its times),
+ * and exits 1 when any was slow.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { usageFailure } from './lib/cli.ts';
+import { runSweep, summarize } from './plans/sweep.ts';
+
+const USAGE = 'usage: DATABASE_URL=... npx tsx bench/plan-sweep.ts [--quick] [--no-pages] [--only ENDPOINTS] [--json FILE]';
+const fail = usageFailure(USAGE);
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    'no-pages': { type: 'boolean', default: false },
+    only: { type: 'string' },
+    json: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
+});
+const url = process.env.DATABASE_URL;
+if (!url) fail('set DATABASE_URL to the database to sweep');
+const started = Date.now();
+const report = await runSweep({
+  url: url!,
+  quick: values.quick!,
+  pages: !values['no-pages'],
+  ...(values.only ? { only: values.only.split(',') } : {}),
+  progress(row, done, total) {
+    if (values.verbose || row.timing.slow) {
+      const t = row.timing;
+      process.stdout.write(
+        `${row.timing.slow ? 'SLOW ' : '     '}[${done + 1}/${total}] ${row.status} ${row.path}${row.page > 1 ? ' (page 2)' : ''}\n` +
+          `       ${row.statement.sender} [${row.statement.plan}]: generic ${t.genericMs.toFixed(2)} ms, custom ${t.customMs.toFixed(2)} ms, service ${t.serviceMs.toFixed(2)} ms\n`,
+      );
+    }
+  },
+});
+process.stdout.write(`\n${report.rows.length} statement runs of ${new Set(report.rows.map((r) => r.shape.path)).size} shapes in ${((Date.now() - started) / 1000).toFixed(0)} s\n\n`);
+for (const line of summarize(report.rows)) process.stdout.write(`${line}\n`);
+process.stdout.write(`\n${report.slow.length} slow\n`);
+if (values.json) {
+  const replacer = (_k: string, v: unknown) => (typeof v === 'bigint' ? v.toString() : Buffer.isBuffer(v) ? `\\x${v.toString('hex')}` : v);
+  writeFileSync(values.json, JSON.stringify({ samples: report.samples, rows: report.rows }, replacer, 1));
+}
+process.exit(report.slow.length > 0 ? 1 : 0);
