@@ -12,7 +12,8 @@ import { resultByTimestampRoute } from './contracts/result-by-timestamp/route.ts
 import { contractStateRoute } from './contracts/state/route.ts';
 import { resultByTransactionRoute } from './contracts/result-by-transaction/route.ts';
 import type { Db } from './db/db.ts';
-import { type Route, buildApp } from './http/server.ts';
+import { type Route } from './http/route.ts';
+import { buildApp } from './http/server/server.ts';
 
 /** Every endpoint of the service, in routing order. */
 export const routes: Route[] = [

@@ -65,7 +65,9 @@ export function sweepShapes(s: Samples, { quick = false } = {}): Shape[] {
       shapes.push({ endpoint, filters, values: single ? values : `${values}${values ? ', ' : ''}${order}`, path: q ? `${base}?${q}` : base });
     }
   };
-  const windows = quick ? [s.windows[3]!] : [...s.windows, s.olderWeek];
+  // one block, an hour and a week at the newest data, and a week in the middle of it (a day adds nothing that
+  // the hour and the week do not show)
+  const windows = quick ? [s.windows[3]!] : [s.windows[0]!, s.windows[1]!, s.windows[3]!, s.olderWeek];
   const windowName = (w: Window) => (w === s.olderWeek ? 'an older week' : `a ${w.name}`);
 
   // network-wide logs: the relay's eth_getLogs without an address

@@ -67,7 +67,9 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     let done = 0;
     for (const shape of shapes) {
       let path: string | null = shape.path;
-      for (let page = 1; path !== null && page <= (pages ? 2 : 1); page++) {
+      // the second page of the widest windows (a page further into the range)
+      const follow = pages && !/over an? (block|hour)/.test(shape.filters);
+      for (let page = 1; path !== null && page <= (follow ? 2 : 1); page++) {
         capture.take();
         const res: { statusCode: number; body: string } = await app.inject({ method: "GET", url: path as string });
         const statements = capture.take().filter((s) => isRead(s.text));

@@ -11,7 +11,7 @@ import { openServingDb } from '../db/replicas-open.ts';
 import { type DatabaseWatch, watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
-import { drainOf } from '../http/drain.ts';
+import { drainOf } from '../http/server/plugins/drain.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
 import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
 import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';

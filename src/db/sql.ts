@@ -80,12 +80,13 @@ export const or = (alternatives: readonly Sql[]): Sql =>
     sql`false`,
   );
 
-export type Direction = 'asc' | 'desc';
+/** A listing's order: ascending or descending on its key. */
+export type Order = 'asc' | 'desc';
 
-const DIRECTIONS: Record<Direction, Sql> = { asc: new Sql(['asc'], []), desc: new Sql(['desc'], []) };
+const DIRECTIONS: Record<Order, Sql> = { asc: new Sql(['asc'], []), desc: new Sql(['desc'], []) };
 
 /** The sort direction keyword (one of two fixed words, never client text). */
-export const direction = (order: Direction): Sql => DIRECTIONS[order];
+export const direction = (order: Order): Sql => DIRECTIONS[order];
 
 export type Comparison = '=' | '<>' | '<' | '<=' | '>' | '>=';
 

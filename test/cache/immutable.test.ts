@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { routes } from '../../src/app.ts';
 import type { Db } from '../../src/db/db.ts';
-import type { Page } from '../../src/http/server.ts';
+import type { Page } from '../../src/http/route.ts';
 import { appOn, get } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { BASE_TS, FIRST_BLOCK, EVM_2002, STEP, insertFixtures, seconds } from '../results/fixtures.ts';

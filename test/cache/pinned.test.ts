@@ -11,9 +11,9 @@ import pino from 'pino';
 import type { Db } from '../../src/db/db.ts';
 import { DatabaseUnavailableError } from '../../src/db/db.ts';
 import { replicatedDb } from '../../src/db/replicas.ts';
-import type { ComputedAnswer } from '../../src/http/cache/answer.ts';
+import type { ComputedAnswer } from '../../src/http/answer.ts';
 import { type ResponseCache, createResponseCache } from '../../src/http/cache/responseCache.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { testConfig } from '../support/app.ts';
 import { fakeDb } from '../support/database.ts';
 

@@ -6,13 +6,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { type Answer, GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/answer.ts';
+import type { Answer } from '../../src/http/answer.ts';
+import { GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/redisCodec.ts';
 import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
 import { LocalTier } from '../../src/http/cache/localTier.ts';
 import { SettledMemo } from '../../src/http/cache/settled.ts';
 import { sanitizeUri } from '../../src/http/cache/redisTier.ts';
-import { parseQuery, rawPath, rawSearch } from '../../src/http/query.ts';
+import { parseQuery, rawPath, rawSearch } from '../../src/http/request/query.ts';
 import { testConfig } from '../support/app.ts';
 
 const NS = keyNamespace(testConfig(), '1.0.0');

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { createScratchDatabase } from '../support/database.ts';
 import { type Cli, freePort, runCli, startCli } from './run.ts';
 
 /**

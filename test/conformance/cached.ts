@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
-import { parseQuery, rawPath, rawSearch } from '../../src/http/query.ts';
+import { parseQuery, rawPath, rawSearch } from '../../src/http/request/query.ts';
 import { VERSION } from '../../src/version.ts';
 import { appOn } from '../support/app.ts';
 import { requestOverSocket } from '../support/socketRequest.ts';

@@ -1,8 +1,8 @@
 /** GET /api/v1/contracts: the parameter rules and the item, without a database. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientError } from '../../src/http/errors.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { CONTRACT_ID_RULE, contractRef, parseContractsParams } from '../../src/contracts/contracts/params.ts';
 import { contractItem } from '../../src/contracts/contracts/view.ts';
 import type { ContractSummaryRow } from '../../src/contracts/contract/view.ts';

@@ -8,7 +8,7 @@ import { rootCause } from '../../src/db/db.ts';
 import { TABLES_READ } from '../../src/db/readiness.ts';
 import { DatabaseStatus, registerDatabaseStatus } from '../../src/db/status.ts';
 import { FIRST_DELAY_MS, MAX_DELAY_MS, nextDelay, watchDatabase } from '../../src/db/watch.ts';
-import { buildApp } from '../../src/http/server.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { fakeDb } from '../support/database.ts';
 
 /** A logger whose lines (level and msg) land in `lines`. */

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
 import { contractRoute } from '../../src/contracts/contract/route.ts';
-import { buildApp } from '../../src/http/server.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { fakeDb } from '../support/database.ts';
 
 /** A logger whose JSON lines land in `lines`. */

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app.ts';
 import { demoExamples } from '../../src/demo/examples.ts';
 import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
-import { drainOf } from '../../src/http/drain.ts';
+import { drainOf } from '../../src/http/server/plugins/drain.ts';
 import { testConfig } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { requestOverSocket } from '../support/socketRequest.ts';

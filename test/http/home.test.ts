@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { routes } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { openApiPath } from '../../src/http/home.ts';
-import { buildApp } from '../../src/http/server.ts';
+import { openApiPath } from '../../src/http/server/plugins/home.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { ROOT } from '../cli/run.ts';
 import { fakeDb } from '../support/database.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import { buildApp } from '../../src/http/server.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { contractRoute } from '../../src/contracts/contract/route.ts';
 import { openTestDatabase } from '../support/database.ts';
 

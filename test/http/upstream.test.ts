@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { routes } from '../../src/app.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { buildApp } from '../../src/http/server.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { ROOT } from '../cli/run.ts';
 import { fakeDb } from '../support/database.ts';
 

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  type Bounds,
-  type Box,
-  checkTopicTimestamps,
-  collapseTimestamps,
-  parseBounds,
-  queryBoxes,
-  timestampsToNs,
-  validateBounds,
-} from '../../src/contracts/logs/params.ts';
+import { type Bounds, type Box, checkTopicTimestamps, collapseTimestamps, parseBounds, queryBoxes, timestampsToNs, validateBounds } from '../../src/contracts/logs/params.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { ClientError } from '../../src/http/errors.ts';
-import type { Filter, Operator } from '../../src/http/params/filters.ts';
-import { isHex64 as isTopic, isLaxNumber as isLaxIndex, parsePgInt4 as indexValue, trimmedBytes as topicBytes } from '../../src/http/params/values.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import type { Filter } from '../../src/http/request/filters.ts';
+import { isHex64 as isTopic, isLaxNumber as isLaxIndex, parsePgInt4 as indexValue, trimmedBytes as topicBytes } from '../../src/http/request/values.ts';
+import type { Operator } from '../../src/db/range.ts';
 
 const config = loadConfig({}, '/nonexistent');
 

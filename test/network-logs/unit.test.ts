@@ -1,8 +1,8 @@
 /** GET /api/v1/contracts/results/logs: parameters and next-link values, without a database. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientError } from '../../src/http/errors.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from '../../src/contracts/network-logs/params.ts';
 import { linkValues } from '../../src/contracts/network-logs/route.ts';
 import type { LogView } from '../../src/contracts/logs/view.ts';

@@ -1,8 +1,8 @@
 /** GET /api/v1/contracts/results: the path check, the parameters and the view, without a database. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientError } from '../../src/http/errors.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { checkResultsPath, checkTimestampRange, decodedSegment, parseNetworkResultsParams } from '../../src/contracts/network-results/params.ts';
 import { blocksByTimestamp } from '../../src/contracts/network-results/view.ts';
 import { testConfig } from '../support/app.ts';

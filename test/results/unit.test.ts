@@ -7,9 +7,9 @@ import { INT64, emptyRange, narrow, rangeOf } from '../../src/db/range.ts';
 import { senderAlias } from '../../src/contracts/results/protobuf.ts';
 import { type ResultRow, resultsSql } from '../../src/contracts/results/query.ts';
 import { fromAddress, resultView } from '../../src/contracts/results/view.ts';
-import { ClientError } from '../../src/http/errors.ts';
-import { parseBlockNumber, parseTimestamp } from '../../src/http/params/values.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import { parseBlockNumber, parseTimestamp } from '../../src/http/request/values.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { toJson } from '../../src/format/json.ts';
 import { ALIAS, functionResult, hexBytes, lengthDelimited, varint, varintField } from './fixtures.ts';
 

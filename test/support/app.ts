@@ -7,7 +7,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { createApp } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
-import { type Route, buildApp } from '../../src/http/server.ts';
+import { type Route } from '../../src/http/route.ts';
+import { buildApp } from '../../src/http/server/server.ts';
 import { type Backend, type TestDatabase, openTestDatabase } from './database.ts';
 
 /**

@@ -6,7 +6,7 @@ import { hex, hexPadded } from '../../src/format/hex.ts';
 import { toJson } from '../../src/format/json.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
-import { weakEtag } from '../../src/http/respond.ts';
+import { weakEtag } from '../../src/http/answer.ts';
 
 test('entity ids', () => {
   assert.equal(entityIdToString('5001'), '0.0.5001');

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientError } from '../../src/http/errors.ts';
-import { TIMESTAMP_RULE as timestampRule } from '../../src/contracts/results/params.ts';
-import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, paging } from '../../src/http/listing.ts';
-import { anyValue as anyOperator, checkKeys, eqOnly, parseFilters as buildFilters } from '../../src/http/params/filters.ts';
-import { parseQuery } from '../../src/http/query.ts';
+import { ClientError } from '../../src/http/request/errors.ts';
+import { paging } from '../../src/http/request/listing.ts';
+import { checkKeys, parseFilters as buildFilters } from '../../src/http/request/filters.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
 import { loadConfig } from '../../src/config/config.ts';
+import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, TIMESTAMP_RULE as timestampRule, anyValue as anyOperator, eqOnly } from '../../src/http/request/rules.ts';
 
 test('keys are lower-cased and merged in order of appearance; order values lower-cased', () => {
   const q = parseQuery('Limit=1&limit=2&ORDER=ASC&timestamp[]=lt:5&x');

@@ -1,13 +1,14 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the request as a typed query (contracts-siblings.md 7.1). */
 import type { Config } from '../../config/config.ts';
 import { INT32, type Range, narrow, emptyRange } from '../../db/range.ts';
-import { badRequest } from '../../http/errors.ts';
-import { LIMIT_RULE, ORDER_RULE, type Paging, paging } from '../../http/listing.ts';
-import { type Filter, anyOperator, filtersOf, parseFilters } from '../../http/params/filters.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import { type TransactionRef, parseTransactionRef } from '../../http/params/transaction.ts';
-import { isLaxNumber, parsePgInt4 } from '../../http/params/values.ts';
-import type { ParsedQuery } from '../../http/query.ts';
+import { badRequest } from '../../http/request/errors.ts';
+import { type Paging, paging } from '../../http/request/listing.ts';
+import { type Filter, filtersOf, parseFilters } from '../../http/request/filters.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import { type TransactionRef, parseTransactionRef } from '../../http/request/transaction.ts';
+import { isLaxNumber, parsePgInt4 } from '../../http/request/values.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { LIMIT_RULE, ORDER_RULE, anyOperator } from '../../http/request/rules.ts';
 
 const RULES = new Map([
   ['index', anyOperator(isLaxNumber)],

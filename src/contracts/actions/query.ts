@@ -1,7 +1,7 @@
 /** The statements of GET /api/v1/contracts/results/{transactionIdOrHash}/actions. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { INT32, type Range, rangeSql } from '../../db/range.ts';
-import { type Direction, and, direction, sql } from '../../db/sql.ts';
+import { type Order, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 
 /** The transaction whose actions are listed: its consensus timestamp and payer. */
@@ -48,7 +48,7 @@ export interface ActionRow {
 }
 
 /** One page of a transaction's actions in index order: its primary key (consensus_timestamp, index). */
-export function findActions(db: Db, owner: ActionsOwner, index: Range<bigint>, order: Direction, limit: number): Promise<ActionRow[]> {
+export function findActions(db: Db, owner: ActionsOwner, index: Range<bigint>, order: Order, limit: number): Promise<ActionRow[]> {
   return db.query<ActionRow>(sql`select call_depth, call_operation_type, call_type, caller, caller_type, consensus_timestamp, gas,
       gas_used, index, input, recipient_account, recipient_address, recipient_contract, result_data, result_data_type, value
     from contract_action

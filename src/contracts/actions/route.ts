@@ -1,8 +1,8 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the call trace of a transaction (debug_traceTransaction). */
 import { INT64 } from '../../db/range.ts';
-import { notFound } from '../../http/errors.ts';
-import { listingPage, nextPageLink } from '../../http/listing.ts';
-import type { Route } from '../../http/server.ts';
+import { notFound } from '../../http/request/errors.ts';
+import { listingPage, nextPageLink } from '../../http/request/listing.ts';
+import type { Route } from '../../http/route.ts';
 import { indexRange, parseActionsRequest } from './params.ts';
 import { findActions, findOwnerByHash, findOwnerById } from './query.ts';
 import { actionView } from './view.ts';

@@ -3,7 +3,7 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../http/request/errors.ts';
 import type { ActionRow } from './query.ts';
 
 const CALL_OPERATION_TYPES = ['UNKNOWN', 'CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2'];

@@ -1,11 +1,11 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}: the request as a typed query (contracts-api.md 4.1). */
 import type { Config } from '../../config/config.ts';
 import type { Operator } from '../../db/range.ts';
-import { type ContractRef, contractLookupRef, parseContractPath } from '../../http/params/contract.ts';
-import { parseFilters } from '../../http/params/filters.ts';
-import { parseTimestamp } from '../../http/params/values.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import { TIMESTAMP_RULE } from '../results/params.ts';
+import { type ContractRef, contractLookupRef, parseContractPath } from '../../http/request/contract.ts';
+import { parseFilters } from '../../http/request/filters.ts';
+import { parseTimestamp } from '../../http/request/values.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { TIMESTAMP_RULE } from '../../http/request/rules.ts';
 
 const RULES = new Map([['timestamp', TIMESTAMP_RULE]]);
 

@@ -1,7 +1,7 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}: one contract, optionally as of a timestamp. */
 import { hex } from '../../format/hex.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Route } from '../../http/server.ts';
+import { notFound } from '../../http/request/errors.ts';
+import type { Route } from '../../http/route.ts';
 import { parseContractParams } from './params.ts';
 import { findContract } from './query.ts';
 import { contractJson, contractView, fileBytecodeText } from './view.ts';

@@ -3,10 +3,12 @@
  * (ids with any operator, EVM addresses `eq` only), `limit`, `order`, filter-style validation.
  */
 import type { Config } from '../../config/config.ts';
-import { LIMIT_RULE, ORDER_RULE, type Paging, paging } from '../../http/listing.ts';
-import { type ContractRef, contractListingRef } from '../../http/params/contract.ts';
-import { type FilterRule, type Operator, filtersOf, parseFilters } from '../../http/params/filters.ts';
-import type { ParsedQuery } from '../../http/query.ts';
+import { type Paging, paging } from '../../http/request/listing.ts';
+import { type ContractRef, contractListingRef } from '../../http/request/contract.ts';
+import { filtersOf, parseFilters } from '../../http/request/filters.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { type FilterRule, LIMIT_RULE, ORDER_RULE } from '../../http/request/rules.ts';
+import type { Operator } from '../../db/range.ts';
 
 const EVM_ADDRESS = /^(\d{1,4}\.)?(\d{1,5}\.)?[A-Fa-f0-9]{40}$/;
 const ENTITY_ID = [/^(\d{1,4}\.)?\d{1,5}\.\d{1,12}$/, /^-?\d{1,19}$/];

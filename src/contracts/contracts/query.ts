@@ -2,13 +2,13 @@
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
-import { type Direction, and, direction, sql } from '../../db/sql.ts';
+import { type Order, and, direction, sql } from '../../db/sql.ts';
 import type { ContractSummaryRow } from '../contract/view.ts';
 
 export interface ContractsQuery {
   /** The entity ids allowed (every `contract.id` filter). */
   ids: Range<bigint>;
-  order: Direction;
+  order: Order;
   limit: number;
 }
 

@@ -4,8 +4,8 @@
  * (an opaque address) looked up in query order, then the query.
  */
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
-import { listingPage, nextPageLink } from '../../http/listing.ts';
-import type { Route } from '../../http/server.ts';
+import { listingPage, nextPageLink } from '../../http/request/listing.ts';
+import type { Route } from '../../http/route.ts';
 import { resolveContract } from '../shared/resolve.ts';
 import { contractRef, parseContractsParams } from './params.ts';
 import { findContracts } from './query.ts';

@@ -5,13 +5,12 @@
  * uses the same rules.
  */
 import type { Config } from '../../config/config.ts';
-import { INT32, INT64, type Range, rangeOf } from '../../db/range.ts';
-import { badRequest } from '../../http/errors.ts';
-import { LIMIT_RULE, ORDER_RULE } from '../../http/listing.ts';
-import { type Filter, type FilterRule, type Operator, anyOperator, eqOnly } from '../../http/params/filters.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import { isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/params/values.ts';
-import { TIMESTAMP_RULE } from '../results/params.ts';
+import { INT32, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
+import { badRequest } from '../../http/request/errors.ts';
+import { type Filter } from '../../http/request/filters.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import { isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
+import { type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, anyOperator, eqOnly } from '../../http/request/rules.ts';
 
 export const TOPIC_KEYS = ['topic0', 'topic1', 'topic2', 'topic3'] as const;
 export type TopicKey = (typeof TOPIC_KEYS)[number];

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT32, INT64, rangeSql } from '../../db/range.ts';
-import { type Direction, type Sql, and, direction, join, or, planPerExecution, sql } from '../../db/sql.ts';
+import { type Order, type Sql, and, direction, join, or, planPerExecution, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../shared/query.ts';
@@ -36,7 +36,7 @@ export interface LogQuery {
   boxes: readonly Box[];
   /** Values of each topic filter (OR within a key, AND across keys). */
   topics: ReadonlyMap<TopicKey, readonly Buffer[]>;
-  order: Direction;
+  order: Order;
   limit: number;
   /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
   closeIntervalNs: bigint;

@@ -1,9 +1,9 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}/results/logs: the contract's EVM logs. */
-import type { LastValue } from '../../http/links.ts';
-import { type LinkRequest, type Paging, listingPage, nextPageLink, paging } from '../../http/listing.ts';
-import { contractListingRef, parseContractPath } from '../../http/params/contract.ts';
-import { parseFilters } from '../../http/params/filters.ts';
-import type { Route } from '../../http/server.ts';
+import type { LastValue } from '../../http/request/links.ts';
+import { type LinkRequest, type Paging, listingPage, nextPageLink, paging } from '../../http/request/listing.ts';
+import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
+import { parseFilters } from '../../http/request/filters.ts';
+import type { Route } from '../../http/route.ts';
 import { resolveContract } from '../shared/resolve.ts';
 import {
   type Bounds,

@@ -4,14 +4,14 @@
  * bound beyond int64 is clamped), plus `transaction.hash`.
  */
 import type { Config } from '../../config/config.ts';
-import { badRequest } from '../../http/errors.ts';
-import { type Filter, eqOnly, parseFilters } from '../../http/params/filters.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import { hashDigits, isHash32Or48 } from '../../http/params/values.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import { TIMESTAMP_SYNTAX_RULE } from '../results/params.ts';
+import { badRequest } from '../../http/request/errors.ts';
+import { type Filter, parseFilters } from '../../http/request/filters.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import { hashDigits, isHash32Or48 } from '../../http/request/values.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
 import { type Bounds, LOG_RULES, addToBound, checkTopicTimestamps, collapseTimestamps, timestampsToNs, validateBounds } from '../logs/params.ts';
 import { type TimestampCondition, isOutOfRange } from '../shared/networkTimestamps.ts';
+import { TIMESTAMP_SYNTAX_RULE, eqOnly } from '../../http/request/rules.ts';
 
 const RULES = new Map([...LOG_RULES, ['timestamp', TIMESTAMP_SYNTAX_RULE], ['transaction.hash', eqOnly(isHash32Or48)]]);
 

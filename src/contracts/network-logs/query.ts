@@ -2,7 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
-import { type Direction, and, direction, sql } from '../../db/sql.ts';
+import { type Order, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 
 export { findLogs, pageBlocks } from '../logs/query.ts';
@@ -19,7 +19,7 @@ export interface HashedTransaction {
  * the v2 layout, where the table is distributed by distribution_id (the hash's first two bytes as a
  * signed big-endian integer), the shard by that, as v2's get_transaction_info_by_hash does.
  */
-export function findTransactionsByHash(db: Db, first32: Buffer, timestamp: Range<bigint>, order: Direction, limit: number): Promise<HashedTransaction[]> {
+export function findTransactionsByHash(db: Db, first32: Buffer, timestamp: Range<bigint>, order: Order, limit: number): Promise<HashedTransaction[]> {
   return db.query<HashedTransaction>(sql`select consensus_timestamp, hash from transaction_hash
     where ${and([
       citusSafe(dbLayout(db)) ? sql`distribution_id = ${first32.readInt16BE(0)}` : sql`mod(get_byte(hash, 0), 32) = ${first32[0]! % 32}`,

@@ -5,12 +5,12 @@
 import type { Config } from '../../config/config.ts';
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { notFound } from '../../http/errors.ts';
-import { type LastValue, nextLink, nextQuery } from '../../http/links.ts';
-import { type Paging, listingPage, paging } from '../../http/listing.ts';
-import type { Filter } from '../../http/params/filters.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import type { RequestContext, Route } from '../../http/server.ts';
+import { notFound } from '../../http/request/errors.ts';
+import { type LastValue, nextLink, nextQuery } from '../../http/request/links.ts';
+import { type Paging, listingPage, paging } from '../../http/request/listing.ts';
+import type { Filter } from '../../http/request/filters.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import type { RequestContext, Route } from '../../http/route.ts';
 import { type Bounds, hasRange, queryBoxes, topicValues } from '../logs/params.ts';
 import { lastValues } from '../logs/route.ts';
 import type { LogView } from '../logs/view.ts';

@@ -4,11 +4,12 @@
  * upper bound beyond int64 is clamped by the normalization of 1.5).
  */
 import type { Config } from '../../config/config.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import { RESULT_RULES, type ResultsParams, TIMESTAMP_SYNTAX_RULE, parseResultsParams } from '../results/params.ts';
+import { badRequest, notFound } from '../../http/request/errors.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { RESULT_RULES, type ResultsParams, parseResultsParams } from '../results/params.ts';
 import { isOutOfRange } from '../shared/networkTimestamps.ts';
+import { TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
 
 const RULES = new Map([...RESULT_RULES, ['timestamp', TIMESTAMP_SYNTAX_RULE]]);
 

@@ -3,9 +3,9 @@
  * newest first by default; the relay reads a block's results with a timestamp range.
  */
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { listingPage, nextPageLink } from '../../http/listing.ts';
-import { nextLink } from '../../http/links.ts';
-import type { Page, Route } from '../../http/server.ts';
+import { listingPage, nextPageLink } from '../../http/request/listing.ts';
+import { nextLink } from '../../http/request/links.ts';
+import type { Page, Route } from '../../http/route.ts';
 import { findBlock, senderRange } from '../results/route.ts';
 import { transactionIndexes } from '../results/params.ts';
 import type { DetailedResultRow } from '../shared/detailedResult.ts';

@@ -1,11 +1,11 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}: the request as a typed query (contracts-siblings.md 5.1). */
 import type { Config } from '../../config/config.ts';
-import { badRequest } from '../../http/errors.ts';
-import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../http/params/contract.ts';
-import { checkKeys } from '../../http/params/filters.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import { parseTimestamp } from '../../http/params/values.ts';
-import type { ParsedQuery } from '../../http/query.ts';
+import { badRequest } from '../../http/request/errors.ts';
+import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../http/request/contract.ts';
+import { checkKeys } from '../../http/request/filters.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import { parseTimestamp } from '../../http/request/values.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
 
 export interface ResultByTimestampParams {
   contract: ContractRef;

@@ -2,7 +2,7 @@
  * GET /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}: one call in full. The path may
  * name any entity involved in the transaction (the payer, the sender, a called contract).
  */
-import type { Route } from '../../http/server.ts';
+import type { Route } from '../../http/route.ts';
 import { callPage } from '../shared/call.ts';
 import { resolveContract } from '../shared/resolve.ts';
 import { parseResultByTimestampParams } from './params.ts';

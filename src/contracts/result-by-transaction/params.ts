@@ -1,8 +1,9 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash}: the request as a typed query (contracts-siblings.md 6.1, 6.3). */
 import type { Config } from '../../config/config.ts';
-import { checkKeys, eqOnly, lastValue } from '../../http/params/filters.ts';
-import { type TransactionRef, parseTransactionRef } from '../../http/params/transaction.ts';
-import type { ParsedQuery } from '../../http/query.ts';
+import { checkKeys, lastValue } from '../../http/request/filters.ts';
+import { type TransactionRef, parseTransactionRef } from '../../http/request/transaction.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { eqOnly } from '../../http/request/rules.ts';
 
 const NONCE = /^\d{1,10}$/;
 

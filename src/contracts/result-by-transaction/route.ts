@@ -3,9 +3,9 @@
  * hash (or the Hedera hash prefix) or by transaction id with `nonce`.
  */
 import { INT64 } from '../../db/range.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
-import { invalidParameter } from '../../http/params/messages.ts';
-import type { Route } from '../../http/server.ts';
+import { badRequest, notFound } from '../../http/request/errors.ts';
+import { invalidParameter } from '../../http/request/messages.ts';
+import type { Route } from '../../http/route.ts';
 import { callPage } from '../shared/call.ts';
 import { parseResultByTransactionParams } from './params.ts';
 import { findByHash, findByTransactionId } from './query.ts';

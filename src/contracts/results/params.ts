@@ -3,34 +3,15 @@
  * The same parameters serve GET /api/v1/contracts/results, without a contract.
  */
 import type { Config } from '../../config/config.ts';
-import { INT32, INT64, type Range, rangeOf } from '../../db/range.ts';
-import { ClientError, badRequest } from '../../http/errors.ts';
-import { LIMIT_RULE, ORDER_RULE, type Paging, paging } from '../../http/listing.ts';
-import { type Filter, type Operator, type Rules, anyOperator, collectFilters, eqOnly, filtersOf, lastValue } from '../../http/params/filters.ts';
-import { BLOCK_NUMBER_AND_HASH, TRANSACTION_INDEX_NEEDS_BLOCK, invalidParameter } from '../../http/params/messages.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import {
-  hashDigits,
-  isEncodedIdSyntax,
-  isEntityIdSyntax,
-  isEvmAddressSyntax,
-  isHash32Or48,
-  parseBlockNumber,
-  parseBoolean,
-  parseDottedId,
-  parseEntityNum,
-  parseEvmAddress,
-  parseInt64,
-  parseTimestamp,
-  parseTimestampNs,
-} from '../../http/params/values.ts';
+import { INT32, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
+import { ClientError, badRequest } from '../../http/request/errors.ts';
+import { type Paging, paging } from '../../http/request/listing.ts';
+import { type Filter, collectFilters, filtersOf, lastValue } from '../../http/request/filters.ts';
+import { BLOCK_NUMBER_AND_HASH, TRANSACTION_INDEX_NEEDS_BLOCK, invalidParameter } from '../../http/request/messages.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { hashDigits, isEncodedIdSyntax, isEntityIdSyntax, isEvmAddressSyntax, isHash32Or48, parseBlockNumber, parseBoolean, parseDottedId, parseEntityNum, parseEvmAddress, parseInt64, parseTimestampNs } from '../../http/request/values.ts';
 import { longZeroToId } from '../../format/entityId.ts';
-
-/** `timestamp`: any operator; seconds.nanos within the int64 nanosecond range. */
-export const TIMESTAMP_RULE = anyOperator((value) => parseTimestamp(value) !== undefined);
-
-/** `timestamp` of the network-wide listings: the syntax only (upper bounds beyond int64 are clamped there). */
-export const TIMESTAMP_SYNTAX_RULE = anyOperator((value) => parseTimestampNs(value) !== undefined);
+import { LIMIT_RULE, ORDER_RULE, type Rules, TIMESTAMP_RULE, anyOperator, eqOnly } from '../../http/request/rules.ts';
 
 export const RESULT_RULES: Rules = new Map([
   ['block.hash', eqOnly(isHash32Or48)],

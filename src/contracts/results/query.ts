@@ -2,7 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, rangeSql } from '../../db/range.ts';
-import { type Direction, type Sql, and, direction, sql } from '../../db/sql.ts';
+import { type Order, type Sql, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { withEvmAddresses } from '../shared/query.ts';
 import type { TopLevelSet } from './topLevel.ts';
@@ -35,7 +35,7 @@ export interface ResultsQuery {
   transactionIndexes: readonly number[];
   /** Child results (transaction_nonce > 0) included. */
   internal: boolean;
-  order: Direction;
+  order: Order;
   limit: number;
   /** The columns of the detailed result object (the network-wide listing), not the short item's. */
   detailed?: boolean;

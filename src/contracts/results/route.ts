@@ -6,9 +6,9 @@
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
 import { INT64, type Range, emptyRange, narrow } from '../../db/range.ts';
-import { listingPage, nextPageLink } from '../../http/listing.ts';
-import { contractListingRef, parseContractPath } from '../../http/params/contract.ts';
-import type { Route } from '../../http/server.ts';
+import { listingPage, nextPageLink } from '../../http/request/listing.ts';
+import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
+import type { Route } from '../../http/route.ts';
 import { resolveContract, resolveSender } from '../shared/resolve.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';

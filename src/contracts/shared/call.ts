@@ -4,8 +4,8 @@
  * and state changes; 206 for a result without call_result.
  */
 import type { Db } from '../../db/db.ts';
-import { notFound } from '../../http/errors.ts';
-import type { Page } from '../../http/server.ts';
+import { notFound } from '../../http/request/errors.ts';
+import type { Page } from '../../http/route.ts';
 import { findCall, findFileContent } from './callQuery.ts';
 import { detailedResult } from './detailedResult.ts';
 

@@ -6,6 +6,7 @@
  * maxTransactionsTimestampRange at the end nearest the requested order.
  */
 import { INT64, type Operator, type Range, emptyRange, narrow } from '../../db/range.ts';
+import type { Order } from '../../db/sql.ts';
 
 export interface TimestampCondition {
   operator: Operator;
@@ -18,7 +19,7 @@ export interface BindOptions {
   enabled: boolean;
   /** query.maxTransactionsTimestampRange in ns */
   maxRangeNs: bigint;
-  order: 'asc' | 'desc';
+  order: Order;
   now: bigint;
   /** The first transaction's timestamp (0 when there is none); asked for only when needed. */
   firstTransaction: () => Promise<bigint>;

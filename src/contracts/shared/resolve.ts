@@ -4,9 +4,9 @@
  */
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
-import type { ContractRef } from '../../http/params/contract.ts';
-import { contractAddressNotFound, invalidParameter } from '../../http/params/messages.ts';
+import { badRequest, notFound } from '../../http/request/errors.ts';
+import type { ContractRef } from '../../http/request/contract.ts';
+import { contractAddressNotFound, invalidParameter } from '../../http/request/messages.ts';
 import { findEntityIdsByEvmAddress } from './query.ts';
 
 /**

@@ -1,13 +1,13 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}/state: the request as a typed query (contracts-siblings.md 8.1-8.4). */
 import type { Config } from '../../config/config.ts';
 import { BYTES, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
-import { badRequest } from '../../http/errors.ts';
-import { LIMIT_RULE, ORDER_RULE, type Paging, paging } from '../../http/listing.ts';
-import { type ContractRef, contractListingRef, parseContractPath } from '../../http/params/contract.ts';
-import { type Filter, filtersOf, notNe, parseFilters } from '../../http/params/filters.ts';
-import { isHex64, paddedBytes32, parseTimestamp, trimmedBytes } from '../../http/params/values.ts';
-import type { ParsedQuery } from '../../http/query.ts';
-import { TIMESTAMP_RULE } from '../results/params.ts';
+import { badRequest } from '../../http/request/errors.ts';
+import { type Paging, paging } from '../../http/request/listing.ts';
+import { type ContractRef, contractListingRef, parseContractPath } from '../../http/request/contract.ts';
+import { type Filter, filtersOf, parseFilters } from '../../http/request/filters.ts';
+import { isHex64, paddedBytes32, parseTimestamp, trimmedBytes } from '../../http/request/values.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, notNe } from '../../http/request/rules.ts';
 
 const RULES = new Map([
   ['limit', LIMIT_RULE],

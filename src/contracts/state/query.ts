@@ -1,7 +1,7 @@
 /** The statements of GET /api/v1/contracts/{id}/state. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { BYTES, INT64, type Range, rangeSql } from '../../db/range.ts';
-import { type Direction, and, direction, sql } from '../../db/sql.ts';
+import { type Order, and, direction, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 
 export interface StateRow {
@@ -15,7 +15,7 @@ export interface StateRow {
 export interface StateQuery {
   contractId: bigint;
   slot: Range<Buffer>;
-  order: Direction;
+  order: Order;
   limit: number;
 }
 

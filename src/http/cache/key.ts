@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config/config.ts';
 import { toJson } from '../../format/json.ts';
-import type { ParsedQuery } from '../query.ts';
+import type { ParsedQuery } from '../request/query.ts';
 
 /** Bumped when the stored format or the key derivation changes: old entries are then never read. */
 export const KEY_FORMAT = 'v1';

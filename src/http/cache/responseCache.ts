@@ -9,7 +9,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
-import { type Answer, type ComputedAnswer, decodeAnswer, encodeAnswer } from './answer.ts';
+import type { Answer, ComputedAnswer } from '../answer.ts';
+import { decodeAnswer, encodeAnswer } from './redisCodec.ts';
 import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';

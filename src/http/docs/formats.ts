@@ -2,7 +2,7 @@
  * The value formats of the API documentation (entity ids, EVM addresses, timestamps, hex words,
  * keys, links) and the error body, shared by the component and parameter schemas.
  */
-import { type JsonSchema, closedObject, ref } from './schema.ts';
+import { type JsonSchema, closedObject } from './schema.ts';
 
 export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type, 'null'] });
 

@@ -5,10 +5,11 @@
  * Patterns describe the syntax the service accepts; the rules that combine several values are in
  * the descriptions. Query parameters carry no `examples`: Swagger UI would fill them in and send them.
  */
+import type { Operator } from '../../db/range.ts';
+import type { Order } from '../../db/sql.ts';
 import { ERROR_BODY } from './components.ts';
 import { type JsonSchema, ref } from './schema.ts';
 
-export type Operator = 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte';
 
 export const ALL_OPERATORS: readonly Operator[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'];
 export const RANGE_OPERATORS: readonly Operator[] = ['eq', 'lt', 'lte', 'gt', 'gte'];
@@ -72,7 +73,7 @@ export const LIMIT: JsonSchema = {
     'returns that many. When repeated, the last value counts.',
 };
 
-export const order = (defaultOrder: 'asc' | 'desc'): JsonSchema => ({
+export const order = (defaultOrder: Order): JsonSchema => ({
   type: 'string',
   enum: ['asc', 'desc'],
   default: defaultOrder,

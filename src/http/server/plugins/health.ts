@@ -5,9 +5,9 @@
  * while the start-up watch of an external database has not found it ready: src/db/watch.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/db.ts';
-import { missingTables } from '../db/readiness.ts';
-import { databaseStatus } from '../db/status.ts';
+import type { Db } from '../../../db/db.ts';
+import { missingTables } from '../../../db/readiness.ts';
+import { databaseStatus } from '../../../db/status.ts';
 
 /**
  * True when the database answers and holds every table the routes read. Until the start-up watch

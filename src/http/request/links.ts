@@ -1,3 +1,4 @@
+import type { Order } from '../../db/sql.ts';
 import type { ParsedQuery, QueryValue } from './query.ts';
 
 /** The value a field of the last returned item contributes to the next-page link. */
@@ -22,7 +23,7 @@ export function nextLink(
   base: string,
   path: string,
   query: ParsedQuery,
-  order: 'asc' | 'desc',
+  order: Order,
   lastValues: ReadonlyArray<readonly [string, LastValue]>,
 ): string {
   const next = nextQuery(query, order, lastValues);
@@ -33,7 +34,7 @@ export function nextLink(
 }
 
 /** The query of the next-page link (the reference writes it into the request's own query). */
-export function nextQuery(query: ParsedQuery, order: 'asc' | 'desc', lastValues: ReadonlyArray<readonly [string, LastValue]>): ParsedQuery {
+export function nextQuery(query: ParsedQuery, order: Order, lastValues: ReadonlyArray<readonly [string, LastValue]>): ParsedQuery {
   const next = new Map(query);
   const sameDirection = order === 'asc' ? /gt[e]?:/ : /lt[e]?:/;
   for (const [field, last] of lastValues) {

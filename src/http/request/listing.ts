@@ -3,21 +3,17 @@
  * of one statement, and `links.next`, which the reference gives exactly when the page is full
  * (as many items as the limit) and otherwise sets to null.
  */
-import type { Config } from '../config/config.ts';
+import type { Config } from '../../config/config.ts';
 import { type LastValue, nextLink } from './links.ts';
-import { type Filter, type FilterRule, anyOperator, lastValue } from './params/filters.ts';
-import { type Order, parseLimit, parseOrder } from './params/values.ts';
+import { type Filter, lastValue } from './filters.ts';
+import type { Order } from '../../db/sql.ts';
+import { parseLimit, parseOrder } from './values.ts';
 import type { ParsedQuery } from './query.ts';
 
 export interface Paging {
   limit: number;
   order: Order;
 }
-
-/** `limit`: a positive 64-bit integer, any operator (capped at response.limit.max). */
-export const LIMIT_RULE: FilterRule = anyOperator((value) => parseLimit(value, 1) !== undefined);
-/** `order`: asc or desc, any operator. */
-export const ORDER_RULE: FilterRule = anyOperator((value) => parseOrder(value) !== undefined);
 
 /** The page size and direction a request asks for, with the route's default order. */
 export function paging(filters: readonly Filter[], config: Config, defaultOrder: Order): Paging {

@@ -16,10 +16,10 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerSettings } from '../config/service.ts';
-import type { Db } from '../db/db.ts';
-import { prepareError } from './respond.ts';
-import { routeFlags } from './routeFlags.ts';
+import type { ServerSettings } from '../../../config/service.ts';
+import type { Db } from '../../../db/db.ts';
+import { prepareError } from '../respond.ts';
+import { routeFlags } from '../routeFlags.ts';
 
 const LOG_EVERY_MS = 10_000;
 

@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Db } from '../db/db.ts';
-import { databaseStatus } from '../db/status.ts';
+import type { Db } from '../../../db/db.ts';
+import { databaseStatus } from '../../../db/status.ts';
 
 const USABLE_ID = /^[\w.:-]{1,200}$/;
 

@@ -1,15 +1,8 @@
-import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Answer } from './cache/answer.ts';
-import { errorBody } from './errors.ts';
+import { type Answer, weakEtag } from '../answer.ts';
+import { errorBody } from '../request/errors.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Express-compatible weak ETag: W/"<byte length hex>-<first 27 chars of base64 sha1>". */
-export function weakEtag(body: Buffer): string {
-  if (body.length === 0) return 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"';
-  return `W/"${body.length.toString(16)}-${hash('sha1', body, 'base64').slice(0, 27)}"`;
-}
 
 /** True when the request's If-None-Match names this ETag (weak comparison) or is "*". */
 function isFresh(request: FastifyRequest, etag: string): boolean {

@@ -4,7 +4,7 @@
  * `shard.realm.num-seconds-nanos`.
  */
 import type { Config } from '../../config/config.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from './errors.ts';
 import { INVALID_TRANSACTION_ID, invalidEntityId } from './messages.ts';
 import { parseHash32, parseTransactionId } from './values.ts';
 

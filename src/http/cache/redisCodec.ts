@@ -1,37 +1,10 @@
 /**
- * A successful answer as the cache keeps it: status, the JSON body before any content-encoding, its
- * ETag, and the headers the route set (cache-control, link). Everything else a response carries is
- * derived from these on the way out, exactly as for a fresh answer. In Redis an entry is one value:
- * a JSON line with the fields, then the body (gzipped when cache.response.compress and the body has
- * at least 150 bytes, as the reference stores it).
+ * An answer (../answer.ts) as one Redis value: a JSON line with its fields, then the body (gzipped
+ * when cache.response.compress is on and the body has at least 150 bytes, as the reference stores it).
  */
 import { promisify } from 'node:util';
 import { constants, gunzipSync, gzip, gzipSync } from 'node:zlib';
-import { JsonText, toJson } from '../../format/json.ts';
-import { weakEtag } from '../respond.ts';
-import type { Page } from '../server.ts';
-
-export interface Answer {
-  status: 200 | 206;
-  body: Buffer;
-  etag: string;
-  cacheControl: string;
-  link?: string;
-}
-
-/** An answer just computed, with what its route knows of its finality (Page.immutableAfter). */
-export interface ComputedAnswer extends Answer {
-  immutableAfter?: bigint;
-}
-
-/** A handler's page as an answer: the body encoded once (the same bytes are hashed for the ETag and sent). */
-export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
-  const body = Buffer.from(page.body instanceof JsonText ? page.body.text : toJson(page.body), 'utf8');
-  const answer: ComputedAnswer = { status: page.status ?? 200, body, etag: weakEtag(body), cacheControl };
-  if (page.next) answer.link = `<${page.next}>; rel="next"`;
-  if (page.immutableAfter !== undefined) answer.immutableAfter = page.immutableAfter;
-  return answer;
-}
+import type { Answer } from '../answer.ts';
 
 /** The reference's cache.response.compressThreshold. */
 export const COMPRESS_THRESHOLD = 150;
@@ -92,5 +65,3 @@ export function decodeAnswer(value: Buffer): Answer | undefined {
   }
 }
 
-/** What an entry costs the in-process tier: its body and a rough allowance for the rest. */
-export const answerBytes = (answer: Answer): number => answer.body.length + answer.etag.length + answer.cacheControl.length + (answer.link?.length ?? 0) + 200;

@@ -3,7 +3,7 @@
  * the health probes, the metrics and every route, as a small JSON index.
  */
 import type { FastifyInstance } from 'fastify';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../../version.ts';
 import { METRICS_PATHS } from './metrics.ts';
 
 export const SERVICE_NAME = 'contract-query-service';

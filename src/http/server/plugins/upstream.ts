@@ -10,8 +10,8 @@
 import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
-import { sendError } from './respond.ts';
+import type { Config } from '../../../config/config.ts';
+import { sendError } from '../respond.ts';
 
 type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../db/db.ts';
+import type { Db } from '../../../db/db.ts';
 
 /** Process-wide metrics (CPU, memory, event loop, GC): collected once per process. */
 let processRegistry: Registry | undefined;

@@ -19,12 +19,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { Config } from '../config/config.ts';
-import { logAccessBeforeRouting, requestId } from './accessLog.ts';
-import { SYNC_COMPRESSION_MAX, encodingFor } from './compression.ts';
-import type { ResponseCache } from './cache/responseCache.ts';
-import type { RequestObserver } from './metrics.ts';
-import { parseQuery, rawPath, rawSearch } from './query.ts';
+import type { Config } from '../../config/config.ts';
+import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
+import { SYNC_COMPRESSION_MAX, encodingFor } from '../compression.ts';
+import type { ResponseCache } from '../cache/responseCache.ts';
+import type { RequestObserver } from './plugins/metrics.ts';
+import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Config } from '../../config/config.ts';
 import { isHex40, longZeroToId } from '../../format/entityId.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest } from './errors.ts';
 import { invalidEntityId, invalidParameter } from './messages.ts';
 import { parseDottedId, parseEncodedId } from './values.ts';
 

@@ -3,6 +3,7 @@
  * to a typed value, or undefined when the text is not a valid value of that kind. Each accepts the
  * forms the reference accepts, leniency included (noted per parser).
  */
+import type { Order } from '../../db/sql.ts';
 import type { Config } from '../../config/config.ts';
 import { INT64_MAX, MAX_NUM, MAX_REALM, MAX_SHARD, encodeEntityId, isHex40, longZeroToId } from '../../format/entityId.ts';
 
@@ -58,7 +59,6 @@ export function parseLimit(text: string, max: number): number | undefined {
   return n > BigInt(max) ? max : Number(n);
 }
 
-export type Order = 'asc' | 'desc';
 
 /** `order`: asc or desc (the query parser has lower-cased the value). */
 export const parseOrder = (text: string): Order | undefined => (text === 'asc' || text === 'desc' ? text : undefined);

@@ -3,77 +3,28 @@ import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
-import type { Config } from '../config/config.ts';
-import { DatabaseUnavailableError, type Db, rootCause } from '../db/db.ts';
-import { JsonText, toJson } from '../format/json.ts';
-import { compressOptions } from './compression.ts';
-import { registerDocs } from './docs/openapi.ts';
-import type { RouteSchema } from './docs/schema.ts';
-import { ClientError, statusMessage } from './errors.ts';
-import { logAccess, logDatabaseState, registerAccessLog, requestId } from './accessLog.ts';
-import { onClientError, onConnect } from './clientErrors.ts';
-import { registerDrain } from './drain.ts';
-import { VERSION } from '../version.ts';
-import { answerOf } from './cache/answer.ts';
-import { createResponseCache } from './cache/responseCache.ts';
-import { registerHealth } from './health.ts';
-import { type HeldAnswerServer, heldAnswerServer } from './heldAnswers.ts';
-import { registerHome } from './home.ts';
-import { registerMetrics } from './metrics.ts';
+import type { Config } from '../../config/config.ts';
+import { DatabaseUnavailableError, type Db, rootCause } from '../../db/db.ts';
+import { compressOptions } from '../compression.ts';
+import { registerDocs } from '../docs/openapi.ts';
+import { ClientError, statusMessage } from '../request/errors.ts';
+import { logAccess, logDatabaseState, registerAccessLog, requestId } from './plugins/accessLog.ts';
+import { onClientError, onConnect } from './plugins/clientErrors.ts';
+import { registerDrain } from './plugins/drain.ts';
+import { VERSION } from '../../version.ts';
+import { answerOf } from '../answer.ts';
+import { type Route, cacheControlOf } from '../route.ts';
+import { createResponseCache } from '../cache/responseCache.ts';
+import { registerHealth } from './plugins/health.ts';
+import { type HeldAnswerServer, heldAnswerServer } from './fastPath.ts';
+import { registerHome } from './plugins/home.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { linkOrigin } from './origin.ts';
-import { registerLoadShedding } from './pressure.ts';
-import { type ParsedQuery, parseQuery, rawPath, rawSearch } from './query.ts';
+import { registerLoadShedding } from './plugins/pressure.ts';
+import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { sendAnswer, sendError } from './respond.ts';
-import { registerUpstream } from './upstream.ts';
+import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './vary.ts';
-
-/** What a route handler sees of a request. */
-export interface RequestContext {
-  config: Config;
-  db: Db;
-  /** Lower-cased keys, qs semantics. */
-  query: ParsedQuery;
-  /** The request path exactly as sent (percent-encoded, case preserved). */
-  path: string;
-  /** Decoded path parameters. */
-  params: Record<string, string>;
-  /** Prefix for pagination links: "" or "<protocol>://<host>:<port>" with response.includeHostInLink. */
-  linkBase: string;
-  /** The current time in ns since the epoch (a test clock may replace the system's). */
-  now: () => bigint;
-}
-
-/**
- * A handler's answer: a JSON-ready body (or its JSON text), for listings the next-page link, and
- * the status when it is not 200 (206 for a partial result).
- */
-export interface Page {
-  body: unknown;
-  next?: string | null;
-  status?: 200 | 206;
-  /**
-   * Set where it is certain: the answer can no longer change once the newest record file ends at or
-   * after this consensus timestamp (ns; 0n: it is final already). The response cache then keeps it
-   * for cache.response.immutableMaxAge instead of its max-age.
-   */
-  immutableAfter?: bigint;
-}
-
-export type Handler = (ctx: RequestContext) => Promise<Page>;
-
-/**
- * One GET route: its path pattern, the cache-control of its successful answers with the
- * reference's default configuration, its handler. `pattern` is the reference's route pattern when
- * it differs from `path`: `response.headers.path` is keyed by it.
- */
-export interface Route {
-  path: string;
-  pattern?: string;
-  cacheControl: string;
-  /** The route's documentation (OpenAPI): it never validates requests nor serializes answers. */
-  schema?: RouteSchema;
-  handler: Handler;
-}
 
 /**
  * The compilers of the contract routes: their schemas only document. The handlers check the raw
@@ -83,10 +34,6 @@ const DOCUMENTATION_ONLY = {
   validatorCompiler: () => () => true,
   serializerCompiler: () => (data: unknown) => JSON.stringify(data),
 };
-
-/** The cache-control a route's answers carry under this configuration (response.headers). */
-export const cacheControlOf = (route: Route, config: Config): string =>
-  config.headers.byPath[route.pattern ?? route.path] ?? config.headers.defaultCacheControl;
 
 /** The prefix under which the reference's contract router is mounted. */
 const MOUNT = '/api/v1/contracts';

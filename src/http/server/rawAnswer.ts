@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../request/errors.ts';
 
 /** The whole HTTP/1.1 response text of an error answer in the reference's body shape. */
 export function rawErrorAnswer(status: number, message: string, headers: Record<string, string> = {}): string {

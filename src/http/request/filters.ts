@@ -8,11 +8,10 @@
  *   a value with more than one `:` is invalid.
  */
 import type { Operator } from '../../db/range.ts';
-import { ClientError } from '../errors.ts';
-import type { ParsedQuery, QueryValue } from '../query.ts';
+import { ClientError } from './errors.ts';
+import type { ParsedQuery, QueryValue } from './query.ts';
 import { countExceeded, invalidParameter, unknownParameter } from './messages.ts';
-
-export type { Operator };
+import type { Rules } from './rules.ts';
 
 /** One `key=op:value` item of the query string. */
 export interface Filter {
@@ -20,11 +19,6 @@ export interface Filter {
   operator: Operator;
   value: string;
 }
-
-/** Accepts or rejects the operator and value of one filter of a key. */
-export type FilterRule = (operator: Operator, value: string) => boolean;
-
-export type Rules = ReadonlyMap<string, FilterRule>;
 
 const OPERATORS = new Set<string>(['eq', 'ne', 'lt', 'lte', 'gt', 'gte']);
 
@@ -119,21 +113,3 @@ export function lastValue(filters: readonly Filter[], key: string): string | und
   for (let i = filters.length - 1; i >= 0; i--) if (filters[i]!.key === key) return filters[i]!.value;
   return undefined;
 }
-
-/** Any operator, any value. */
-export const anyValue: FilterRule = () => true;
-/** Any operator; the value must pass `test`. */
-export const anyOperator =
-  (test: (value: string) => boolean): FilterRule =>
-  (_op, value) =>
-    test(value);
-/** `eq` only (written or implied); the value must pass `test`. */
-export const eqOnly =
-  (test: (value: string) => boolean): FilterRule =>
-  (op, value) =>
-    op === 'eq' && test(value);
-/** Every operator but `ne`; the value must pass `test`. */
-export const notNe =
-  (test: (value: string) => boolean): FilterRule =>
-  (op, value) =>
-    op !== 'ne' && test(value);
