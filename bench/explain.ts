@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const mode = modes[values.mode!];
   if (mode === undefined) throw new Error(`--mode is one of ${Object.keys(modes).join(', ')}`);
 
-  const explainer = new pg.Client({ connectionString: url, options: `-c jit=off -c plan_cache_mode=${mode}` });
+  const explainer = new pg.Client({ connectionString: url, options: `-c jit=off -c plan_cache_mode=${mode}${process.env.EXPLAIN_OPTIONS ?? ""}` });
   await explainer.connect();
   const config = loadConfig({ ...process.env, DATABASE_URL: url }, '/nonexistent');
   const inner = createPostgresDb(config);

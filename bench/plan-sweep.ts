@@ -2,7 +2,7 @@
  * The plan sweep (bench/plans/sweep.ts) on a database:
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/mirror_node npx tsx bench/plan-sweep.ts \
- *     [--quick] [--no-pages] [--only all-logs,logs] [--json FILE]
+ *     [--quick] [--no-pages] [--only all-logs,logs] [--json FILE] [--print-urls]
  *
  * Prints every statement whose plan is slow (over 3x and 20 ms slower than the better of a generic and a
  * custom plan), then one summary line per statement of the service (who sends it, its plan, its times),
@@ -10,10 +10,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { usageFailure } from './lib/cli.ts';
+import { sampleSelectivity } from './plans/sample.ts';
+import { sweepShapes } from './plans/shapes.ts';
 import { runSweep, summarize } from './plans/sweep.ts';
 
-const USAGE = 'usage: DATABASE_URL=... npx tsx bench/plan-sweep.ts [--quick] [--no-pages] [--only ENDPOINTS] [--json FILE]';
+const USAGE = 'usage: DATABASE_URL=... npx tsx bench/plan-sweep.ts [--quick] [--no-pages] [--only ENDPOINTS] [--json FILE] [--print-urls]';
 const fail = usageFailure(USAGE);
 const { values } = parseArgs({
   options: {
@@ -22,10 +25,20 @@ const { values } = parseArgs({
     only: { type: 'string' },
     json: { type: 'string' },
     verbose: { type: 'boolean', default: false },
+    'print-urls': { type: 'boolean', default: false },
   },
 });
 const url = process.env.DATABASE_URL;
 if (!url) fail('set DATABASE_URL to the database to sweep');
+if (values['print-urls']) {
+  // the shapes' URLs, one per line with their filters and classes after a tab (for bench/run.ts and bench/versus.ts)
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const shapes = sweepShapes(await sampleSelectivity(client), { quick: values.quick! });
+  await client.end();
+  for (const s of shapes) if (!values.only || values.only.split(',').includes(s.endpoint)) process.stdout.write(`${s.path}\t${s.endpoint}: ${s.filters}, ${s.values}\n`);
+  process.exit(0);
+}
 const started = Date.now();
 const report = await runSweep({
   url: url!,

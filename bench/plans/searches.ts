@@ -6,6 +6,7 @@
  */
 import { entityIdToString } from '../../src/format/entityId.ts';
 import { formatTimestamp } from '../../src/format/timestamp.ts';
+import { random } from '../../test/support/random.ts';
 import type { Queryable } from '../lib/workload.ts';
 
 export interface Pools {
@@ -78,18 +79,6 @@ export async function samplePools(db: Queryable, seed: number): Promise<Pools> {
     topics: topics.map((m) => ranked(m).map(pad)),
     senders: ranked(senders),
     blocks: blocks.map((b) => [b.index, b.start, b.end]),
-  };
-}
-
-/** A seeded generator (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

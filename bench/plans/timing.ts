@@ -30,7 +30,7 @@ function senderOf(stack: string | undefined): string {
 export interface Timing {
   genericMs: number;
   customMs: number;
-  /** With the plan the service uses: the session's mode for `cached`, a custom plan for `custom`. */
+  /** With the plan the service uses: the session's mode for `cached`; for `custom`, a custom plan without sequential scans (src/db/db.ts). */
   serviceMs: number;
   bestMs: number;
   /** Over `ratio` times and over `marginMs` slower than the better of the two plans. */
@@ -73,7 +73,6 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 /** Times statements on connections of their own, one per plan mode. */
 export class PlanTimer {
   private readonly clients = new Map<string, pg.Client>();
-  private readonly prepared = new Set<string>();
 
   /** `sessionMode`: the plan_cache_mode of the service's sessions (force_generic_plan; auto on v2). */
   constructor(
@@ -82,23 +81,24 @@ export class PlanTimer {
     private readonly statementTimeoutMs = 30_000,
   ) {}
 
-  private async client(mode: string): Promise<pg.Client> {
-    let client = this.clients.get(mode);
+  /** A connection of its own per set of planner settings: `mode` is the plan_cache_mode, `extra` more `-c` options. */
+  private async client(mode: string, extra = ''): Promise<pg.Client> {
+    let client = this.clients.get(mode + extra);
     if (client === undefined) {
       client = new pg.Client({
         connectionString: this.url,
-        options: `-c jit=off -c plan_cache_mode=${mode} -c bytea_output=hex -c statement_timeout=${this.statementTimeoutMs}`,
+        options: `-c jit=off -c plan_cache_mode=${mode} -c bytea_output=hex -c statement_timeout=${this.statementTimeoutMs}${extra}`,
         types: typeParsers,
       });
       await client.connect();
-      this.clients.set(mode, client);
+      this.clients.set(mode + extra, client);
     }
     return client;
   }
 
   /** Median wall time of the statement under `mode`, after one run that warms the cache (and plans a generic plan). */
-  async run(statement: Statement, mode: string, runs = 3): Promise<number> {
-    const client = await this.client(mode);
+  async run(statement: Statement, mode: string, runs = 3, extra = ''): Promise<number> {
+    const client = await this.client(mode, extra);
     const name = `sweep_${createHash('sha1').update(statement.text).digest('hex').slice(0, 16)}`;
     const query = { name, text: statement.text, values: statement.values as unknown[] };
     await client.query(query);
@@ -109,15 +109,18 @@ export class PlanTimer {
       times.push(performance.now() - started);
       if (times[times.length - 1]! > 500) break; // a slow statement tells its story in one run
     }
-    this.prepared.add(`${mode}:${name}`);
     return median(times);
   }
 
   async time(statement: Statement, verdict: Verdict = SWEEP_VERDICT): Promise<Timing> {
     const genericMs = await this.run(statement, 'force_generic_plan');
     const customMs = await this.run(statement, 'force_custom_plan');
-    const serviceMode = statement.plan === 'custom' ? 'force_custom_plan' : this.sessionMode;
-    const serviceMs = serviceMode === 'force_generic_plan' ? genericMs : serviceMode === 'force_custom_plan' ? customMs : await this.run(statement, serviceMode);
+    const serviceMs =
+      statement.plan === 'custom'
+        ? await this.run(statement, 'force_custom_plan', 3, ' -c enable_seqscan=off')
+        : this.sessionMode === 'force_generic_plan'
+          ? genericMs
+          : await this.run(statement, this.sessionMode);
     return judge(genericMs, customMs, serviceMs, verdict);
   }
 

@@ -3,13 +3,12 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { keyWarning } from './keys.ts';
 import { REFERENCE_REST_DEFAULTS } from './reference.ts';
-import { SERVICE_DEFAULTS, SHUTDOWN_MARGIN_MS, type ServerSettings } from './service.ts';
-import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
-import { ConfigError, bool, duration, integer, pathValue, text } from './values.ts';
+import { SERVICE_DEFAULTS, type ServerSettings, serverSettings } from './service.ts';
+import { type DbTls, type HeaderSettings, type LogLevel, dbTls, headers, logLevel, upstreamUrl } from './sections.ts';
+import { type Tree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
+import { ConfigError, bool, duration, integer, text } from './values.ts';
 import { type ReplicaSettings, primaryHost, replicaSettings } from './replicas.ts';
 import { type RedisSettings, type ResponseCacheSettings, cacheSettings, redisSettings } from './cache.ts';
-
-
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
   port: number;
@@ -54,7 +53,7 @@ export interface Config {
   /** pino's level for the reference's `log.level` (or LOG_LEVEL). */
   log: { level: LogLevel };
   /** cache-control of successful answers by the reference's route pattern (response.headers). */
-  headers: { defaultCacheControl: string; byPath: Record<string, string> };
+  headers: HeaderSettings;
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
   /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
@@ -64,31 +63,6 @@ export interface Config {
   /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
   warnings: string[];
 }
-
-export interface DbTls {
-  enabled: boolean;
-  ca: string | undefined;
-  cert: string | undefined;
-  key: string | undefined;
-}
-
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
-
-/** The reference's level names (log4js), pino's, and winston's `verbose`, to pino's levels. */
-const LOG_LEVELS: Record<string, LogLevel> = {
-  all: 'trace',
-  trace: 'trace',
-  verbose: 'debug',
-  debug: 'debug',
-  info: 'info',
-  warn: 'warn',
-  warning: 'warn',
-  error: 'error',
-  fatal: 'fatal',
-  mark: 'fatal',
-  off: 'silent',
-  silent: 'silent',
-};
 
 export { ConfigError } from './values.ts';
 
@@ -177,92 +151,6 @@ export function loadConfig(
   return config;
 }
 
-
-
-
-/** A duration in the reference's syntax (parse-duration: `7d`, `10s`, `1h30m`, `500ms`, `2 days`). */
-
-/** cache-control by route pattern from response.headers (default and per path). */
-function headers(tree: Tree): Config['headers'] {
-  const cacheControl = (value: unknown, path: string): string => {
-    const header = isTree(value) ? value['cache-control'] : undefined;
-    if (typeof header !== 'string') throw new ConfigError(`Invalid configuration: ${path} must set a cache-control string`);
-    return header;
-  };
-  const byPath: Record<string, string> = {};
-  const paths = pathValue(tree, 'response.headers.path');
-  if (isTree(paths)) {
-    for (const [route, value] of Object.entries(paths)) {
-      if (isTree(value) && typeof value['cache-control'] === 'string') byPath[route] = value['cache-control'];
-    }
-  }
-  return { defaultCacheControl: cacheControl(pathValue(tree, 'response.headers.default'), 'response.headers.default'), byPath };
-}
-
-/** db.tls.*: the reference reads the three files when TLS is enabled; here each is optional. */
-function dbTls(tree: Tree): DbTls {
-  const enabled = bool(tree, 'db.tls.enabled');
-  const pem = (key: 'ca' | 'cert' | 'key'): string | undefined => {
-    const file = text(tree, `db.tls.${key}`).trim();
-    if (!enabled || file === '') return undefined;
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.message;
-      throw new ConfigError(`Invalid configuration: db.tls.${key} names ${JSON.stringify(file)}, which cannot be read (${why})`);
-    }
-  };
-  return { enabled, ca: pem('ca'), cert: pem('cert'), key: pem('key') };
-}
-
-/** upstream.url: an http(s) URL, or empty for none. */
-function upstreamUrl(tree: Tree): URL | undefined {
-  const value = text(tree, 'upstream.url').trim();
-  if (value === '') return undefined;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
-    throw new ConfigError(`Invalid configuration: upstream.url must be an http or https URL such as https://mirror.example.com, got ${JSON.stringify(value)}`);
-  }
-  return url;
-}
-
-/** server.*: this service's own keys; the shutdown grace never below the statement timeout. */
-function server(tree: Tree): ServerSettings {
-  const statementTimeout = integer(tree, 'db.pool.statementTimeout', 1, 3_600_000);
-  const grace = integer(tree, 'server.shutdownGrace', 0, 3_600_000);
-  if (grace !== 0 && grace < statementTimeout) {
-    throw new ConfigError(
-      `Invalid configuration: server.shutdownGrace must be 0 (db.pool.statementTimeout + ${SHUTDOWN_MARGIN_MS} ms) or at least db.pool.statementTimeout (${statementTimeout}), got ${grace}`,
-    );
-  }
-  return {
-    trustProxy: bool(tree, 'server.trustProxy'),
-    maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
-    shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,
-    pressure: {
-      maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),
-      maxHeapUsedPercent: integer(tree, 'server.pressure.maxHeapUsedPercent', 0, 100),
-      maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
-    },
-  };
-}
-
-function logLevel(tree: Tree): LogLevel {
-  const value = text(tree, 'log.level');
-  const level = LOG_LEVELS[value.trim().toLowerCase()];
-  if (level === undefined) {
-    throw new ConfigError(`Invalid configuration: log.level must be one of ${Object.keys(LOG_LEVELS).join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return level;
-}
-
-
 /**
  * db.host and db.replicas.*: where db.primaryHost is set (and DATABASE_URL is not), the primary is
  * there and db.host, the reference's read endpoint, becomes the first replica.
@@ -324,7 +212,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     },
     log: { level: logLevel(rest) },
     headers: headers(rest),
-    server: server(rest),
+    server: serverSettings(rest),
     cache: cacheSettings(rest),
     redis: redisSettings(rest),
     warnings: [],

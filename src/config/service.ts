@@ -6,6 +6,7 @@
  */
 
 import { REPLICA_DEFAULTS } from './replicas.ts';
+import { ConfigError, bool, integer } from './values.ts';
 
 type Tree = Record<string, unknown>;
 
@@ -13,7 +14,7 @@ export const SERVICE_DEFAULTS: Tree = {
   /** Read replicas (src/config/replicas.ts, src/db/replicas.ts): hosts, the lag that takes one out, the check interval. */
   db: { replicas: { ...REPLICA_DEFAULTS } },
   /**
-   * The upstream mirror node that answers the routes served nowhere here (src/http/upstream.ts);
+   * The upstream mirror node that answers the routes served nowhere here (src/http/server/plugins/upstream.ts);
    * also HIERO_MIRROR_REST_UPSTREAM_URL, and UPSTREAM_URL as a shortcut for upstream.url.
    */
   upstream: { timeout: 20000, url: '' },
@@ -71,3 +72,24 @@ export const SERVICE_KEYS = [
   'cache.response.timeout',
   'cache.response.keyPrefix',
 ] as const;
+
+/** server.*: this service's own keys; the shutdown grace never below the statement timeout. */
+export function serverSettings(tree: Tree): ServerSettings {
+  const statementTimeout = integer(tree, 'db.pool.statementTimeout', 1, 3_600_000);
+  const grace = integer(tree, 'server.shutdownGrace', 0, 3_600_000);
+  if (grace !== 0 && grace < statementTimeout) {
+    throw new ConfigError(
+      `Invalid configuration: server.shutdownGrace must be 0 (db.pool.statementTimeout + ${SHUTDOWN_MARGIN_MS} ms) or at least db.pool.statementTimeout (${statementTimeout}), got ${grace}`,
+    );
+  }
+  return {
+    trustProxy: bool(tree, 'server.trustProxy'),
+    maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
+    shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,
+    pressure: {
+      maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),
+      maxHeapUsedPercent: integer(tree, 'server.pressure.maxHeapUsedPercent', 0, 100),
+      maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
+    },
+  };
+}

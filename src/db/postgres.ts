@@ -1,9 +1,10 @@
 import pg from 'pg';
 import type { ConnectionOptions } from 'node:tls';
-import type { Config, DbTls } from '../config/config.ts';
+import type { Config } from '../config/config.ts';
 import { type Db, poolDb } from './db.ts';
 import { typeParsers } from './types.ts';
 import { QueryWatchdog, WATCHDOG_MARGIN_MS } from './watchdog.ts';
+import type { DbTls } from '../config/sections.ts';
 
 export interface PostgresOptions {
   /** Full connection URL; when absent the db.* configuration keys are used. */

@@ -45,9 +45,10 @@ export class Sql {
  * How PostgreSQL plans a statement. `cached`: as the sessions' plan_cache_mode says; on the
  * importer's v1 schema a generic plan, made once per connection and reused for any values (the
  * statement is written so that its generic plan is a bounded index scan, and no planning is paid per
- * request). `custom`: planned for its values at every execution, for statements whose best plan
- * depends on how common a value is (a topic that occurs in every tenth log or in none), where one
- * plan for all values is 100x too slow for some of them. docs/performance.md ("Plans") lists which
+ * request). `custom`: planned for its values at every execution (and never as a sequential scan),
+ * for searches bounded by an index range whose best plan depends on how common a value is (a topic
+ * that occurs in every tenth log or in none), where one plan for all values is 100x too slow for
+ * some of them. docs/performance.md ("Plans") lists which
  * statement uses which, measured by the plan sweep (bench/plan-sweep.ts).
  */
 export type PlanChoice = 'cached' | 'custom';

@@ -16,7 +16,8 @@ import type { Db } from '../../src/db/db.ts';
 import { testConfig } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { type TestRedis, startTestRedis } from '../support/redis.ts';
-import { BASE_TS, STEP, insertFixtures, seconds } from '../results/fixtures.ts';
+import { BASE_TS, STEP, insertFixtures } from '../results/fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const PREFIX = `cqs-test-${process.pid}:`;
 const CLOSED_PORT_URL = 'redis://127.0.0.1:1';

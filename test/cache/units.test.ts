@@ -179,14 +179,14 @@ test('the in-process tier: compressed copies are kept with their entry, counted 
   const tier = new LocalTier(100_000);
   const answer = { status: 200 as const, body: Buffer.alloc(5_000, 0x61), etag: 'W/"1"', cacheControl: 'public, max-age=5' };
   tier.set('k', answer, 5_000, '/api/v1/contracts', 0);
-  const held = tier.get('k', 1)!;
+  const entry = tier.get('k', 1)!;
   const before = tier.bytes;
-  const copy = tier.addCompressed('k', held, 'gzip', Buffer.from(gzipSync(answer.body)), 1);
+  const copy = tier.addCompressed('k', entry, 'gzip', Buffer.from(gzipSync(answer.body)), 1);
   assert.equal(tier.bytes, before + copy.length);
   const again = tier.get('k', 2)!;
   assert.equal(again.compressed?.gzip, copy);
   assert.equal(again.route, '/api/v1/contracts');
-  assert.equal(again.expiresAt, held.expiresAt);
+  assert.equal(again.expiresAt, entry.expiresAt);
   // an entry replaced or gone meanwhile: the copy is handed back, not kept
   tier.set('k', answer, 5_000, '/api/v1/contracts', 0);
   const stale = Buffer.from('x');

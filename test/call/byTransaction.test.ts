@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Db } from '../../src/db/db.ts';
 import { type JsonReply, type TestApp, openTestApp } from '../support/app.ts';
 import { testBackends } from '../support/database.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const PAYER = 5001n;
 const CONTRACT = 1001n;
@@ -62,7 +63,6 @@ interface Body {
   _status?: { messages: Array<{ message: string }> };
 }
 
-const seconds = (ns: bigint) => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
 const id = (ns: bigint, nanos = (ns % 1_000_000_000n).toString()) => `0.0.${PAYER}-${ns / 1_000_000_000n}-${nanos}`;
 
 for (const backend of testBackends()) {

@@ -1,8 +1,8 @@
-/** The detailed contract-result object (contracts-siblings.md 1.4): key order and every Ethereum rule. */
+/** The detailed contract-result object: key order and every Ethereum rule. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type DetailedResultRow, type EthereumRow, detailedResult, quantity, uint256 } from '../../src/contracts/shared/detailedResult.ts';
-import { resultName } from '../../src/contracts/shared/resultCodes.ts';
+import { type DetailedResultRow, type EthereumRow, detailedResult, quantity, uint256 } from '../../src/contracts/common/detailedResult.ts';
+import { resultName } from '../../src/contracts/common/resultCodes.ts';
 import { toJson } from '../../src/format/json.ts';
 
 const row: DetailedResultRow = {

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClientError } from '../../src/http/request/errors.ts';
 import { parseQuery } from '../../src/http/request/query.ts';
-import { CONTRACT_ID_RULE, contractRef, parseContractsParams } from '../../src/contracts/contracts/params.ts';
-import { contractItem } from '../../src/contracts/contracts/view.ts';
-import type { ContractSummaryRow } from '../../src/contracts/contract/view.ts';
+import { CONTRACT_ID_RULE, contractRef, parseContractsParams } from '../../src/contracts/contract/params.ts';
+import { contractSummary } from '../../src/contracts/contract/view.ts';
 import { testConfig } from '../support/app.ts';
+import type { ContractSummaryRow } from '../../src/contracts/contract/query.ts';
 
 const config = testConfig();
 const messages = (fn: () => unknown): string[] | undefined => {
@@ -81,7 +81,7 @@ test('the item is the contract object without bytecodes, 16 keys in order', () =
     timestamp_to: null,
     file_id: null,
   };
-  const item = contractItem(row);
+  const item = contractSummary(row);
   assert.deepEqual(Object.keys(item), [
     'admin_key', 'auto_renew_account', 'auto_renew_period', 'contract_id', 'created_timestamp', 'deleted', 'evm_address',
     'expiration_timestamp', 'file_id', 'max_automatic_token_associations', 'memo', 'nonce', 'obtainer_id',

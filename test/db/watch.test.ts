@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
-import { contractRoute } from '../../src/contracts/contract/route.ts';
+import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
 import { rootCause } from '../../src/db/db.ts';
 import { TABLES_READ } from '../../src/db/readiness.ts';
 import { DatabaseStatus, registerDatabaseStatus } from '../../src/db/status.ts';

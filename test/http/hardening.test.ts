@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../../src/config/config.ts';
-import { contractRoute } from '../../src/contracts/contract/route.ts';
+import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
 import type { Db, PoolStats } from '../../src/db/db.ts';
 import { badRequest } from '../../src/http/request/errors.ts';
 import { type Route } from '../../src/http/route.ts';
@@ -59,6 +59,28 @@ test('headers beyond 16 KiB: 431 in the mirror body with Connection: close, then
     assert.equal(response.headers.connection, 'close');
     assert.equal(await client.ended(), 'closed');
   }
+});
+
+test('a HEAD request with headers beyond 16 KiB: 431 with the headers of the GET answer and no body', async () => {
+  const big = (method: string) => `${method} /api/v1/contracts/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+  for (const before of [[], ['GET /api/v1/contracts/results/logs?timestamp=x HTTP/1.1\r\nHost: x\r\n\r\n']]) {
+    const client = await RawConnection.open(port);
+    // a first request answered on the same connection (keep-alive), then the HEAD the parser rejects
+    for (const request of before) {
+      client.write(request);
+      assert.ok((await client.response()).status < 500);
+    }
+    client.write(big('HEAD'));
+    const response = await client.response(10_000, true);
+    assert.equal(response.status, 431);
+    assert.equal(response.headers['content-length'], String(errorBody('Request header fields too large').length));
+    assert.equal(await client.ended(), 'closed');
+    assert.equal(client.rest(), '', 'no body after the head of the HEAD answer');
+  }
+  // the GET answer carries the body
+  const client = await RawConnection.open(port);
+  client.write(big('GET'));
+  assert.equal((await client.response()).body, errorBody('Request header fields too large'));
 });
 
 /** Sends each request on a connection of its own: 400 in the mirror body with Connection: close, then the connection closes. */

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type TestApp, openTestApp } from '../support/app.ts';
 import { testBackends } from '../support/database.ts';
-import { EVM_1001, generate, insertFixtures, seconds } from './fixtures.ts';
+import { EVM_1001, generate, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const data = generate();
 /** Contract 1001's logs in ascending (timestamp, index) order, as "seconds.nanos" and index. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type Bounds, type Box, checkTopicTimestamps, collapseTimestamps, parseBounds, queryBoxes, timestampsToNs, validateBounds } from '../../src/contracts/logs/params.ts';
+import { type LogFilters, type Box, checkTopicTimestamps, collapseTimestamps, parseLogFilters, queryBoxes, timestampsToNs, validateLogFilters } from '../../src/contracts/logs/params.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { ClientError } from '../../src/http/request/errors.ts';
 import type { Filter } from '../../src/http/request/filters.ts';
@@ -37,8 +37,8 @@ function check(search: string): string | undefined {
   return errorOf(() => {
     const collapsed = collapseTimestamps(filters(search));
     checkTopicTimestamps(collapsed, config);
-    const bounds = parseBounds(collapsed);
-    validateBounds(bounds);
+    const bounds = parseLogFilters(collapsed);
+    validateLogFilters(bounds);
     queryBoxes(bounds);
   });
 }
@@ -182,8 +182,8 @@ function flat(box: Box): Record<string, bigint | number> {
 
 function boxes(search: string) {
   const collapsed = collapseTimestamps(filters(search));
-  const bounds: Bounds = parseBounds(collapsed);
-  validateBounds(bounds);
+  const bounds: LogFilters = parseLogFilters(collapsed);
+  validateLogFilters(bounds);
   return queryBoxes(bounds).map(flat);
 }
 

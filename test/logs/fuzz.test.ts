@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { type TestApp, openTestApp } from '../support/app.ts';
-import { BASE_TS, EVM_1001, STEP, TOPICS, insertFixtures, seconds } from './fixtures.ts';
+import { BASE_TS, EVM_1001, STEP, TOPICS, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 let t: TestApp;
 

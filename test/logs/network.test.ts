@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Db } from '../../src/db/db.ts';
 import { type TestApp, openTestApp, testConfig } from '../support/app.ts';
 import { testBackends } from '../support/database.ts';
-import { BASE_TS, STEP, TOPICS, generate, insertFixtures, seconds } from '../logs/fixtures.ts';
+import { BASE_TS, STEP, TOPICS, generate, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const data = generate();
 /** Every log, newest first, as "seconds.nanos/index". */

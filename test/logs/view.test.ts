@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../src/contracts/logs/params.ts';
-import { type BlockRow, type LogRow, assignRecordFiles, logConditions, logsSql } from '../../src/contracts/logs/query.ts';
+import { logConditions, logsSql } from '../../src/contracts/logs/query.ts';
 import { INT32, INT64, rangeOf } from '../../src/db/range.ts';
 import { logView } from '../../src/contracts/logs/view.ts';
 import { toJson } from '../../src/format/json.ts';
+import type { RecordFileRow, LogRow } from '../../src/contracts/logs/rows.ts';
+import { assignRecordFiles } from '../../src/contracts/logs/blocks.ts';
 
 /** A bytea value as the database layer delivers it: hex digits. */
 const b = (hex: string) => hex;
@@ -29,7 +31,7 @@ const ROW: LogRow = {
   block_hash: null,
 };
 
-const BLOCK: BlockRow = {
+const BLOCK: RecordFileRow = {
   consensus_start: '1639010150000000000',
   consensus_end: '1639010152000000000',
   index: '2',
@@ -86,7 +88,7 @@ test('null topics are skipped, empty values give 0x, padding rules per field', (
 });
 
 test('record files are attributed like the reference merge', () => {
-  const file = (start: number, end: number, index: number): BlockRow => ({
+  const file = (start: number, end: number, index: number): RecordFileRow => ({
     consensus_start: String(start),
     consensus_end: String(end),
     index: String(index),

@@ -1,5 +1,6 @@
 /** Generated contract results, record files and entities for the results endpoint's database tests. */
 import type { Db } from '../../src/db/db.ts';
+import { random } from '../support/random.ts';
 
 export const BASE_TS = 1_700_000_000_000_000_000n;
 /** Consecutive result timestamps are this far apart (ns). */
@@ -38,18 +39,6 @@ export interface FixtureBlock {
   end: bigint;
   index: number;
   hash: string;
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Protobuf encoding helpers for tests (independent of the service's decoder). */
@@ -169,4 +158,3 @@ export async function insertBlocks(db: Db, blocks: readonly FixtureBlock[]): Pro
 }
 
 /** ns -> "seconds.nanos" */
-export const seconds = (ns: bigint): string => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Db } from '../../src/db/db.ts';
 import { type JsonReply, type TestApp, appOn, getJson, openTestApp, testConfig } from '../support/app.ts';
 import { testBackends } from '../support/database.ts';
-import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertFixtures, seconds } from '../results/fixtures.ts';
+import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const data = generate();
 /** The bound range's width of the bindTimestampRange tests (5 s: 20 results). */

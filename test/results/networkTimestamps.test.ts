@@ -1,5 +1,5 @@
 /**
- * The timestamp normalization of the network-wide listings (contracts-siblings.md 1.5): examples,
+ * The timestamp normalization of the network-wide listings: examples,
  * and a property test against a literal model of the reference's steps (conditions evaluated one
  * by one, not as a Range).
  */
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { INT64, type Operator, contains } from '../../src/db/range.ts';
-import { type BindOptions, type TimestampCondition, isOutOfRange, normalizeTimestamps } from '../../src/contracts/shared/networkTimestamps.ts';
+import { type BindOptions, type TimestampCondition, isOutOfRange, normalizeTimestamps } from '../../src/contracts/common/networkTimestamps.ts';
 
 const MAX = 9223372036854775807n;
 const DAY = 86_400_000_000_000n;

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClientError } from '../../src/http/request/errors.ts';
-import { parseQuery } from '../../src/http/request/query.ts';
-import { checkResultsPath, checkTimestampRange, decodedSegment, parseNetworkResultsParams } from '../../src/contracts/network-results/params.ts';
-import { blocksByTimestamp } from '../../src/contracts/network-results/view.ts';
+import { decodedSegment, parseQuery } from '../../src/http/request/query.ts';
+import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from '../../src/contracts/results/params.ts';
+import { blocksByTimestamp } from '../../src/contracts/results/view.ts';
 import { testConfig } from '../support/app.ts';
 
 const config = testConfig();

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { type TestApp, openTestApp } from '../support/app.ts';
 import { type TestDatabase, testBackends } from '../support/database.ts';
-import { BASE_TS, EVM_1001, EVM_2002, FIRST_BLOCK, PER_BLOCK, RESULTS, STEP, generate, insertFixtures, seconds } from './fixtures.ts';
+import { BASE_TS, EVM_1001, EVM_2002, FIRST_BLOCK, PER_BLOCK, RESULTS, STEP, generate, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 type Order = 'asc' | 'desc';
 interface Cmp {

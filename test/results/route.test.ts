@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type JsonReply, type TestApp, openTestApp } from '../support/app.ts';
 import { testBackends } from '../support/database.ts';
-import { ALIAS, EVM_1001, EVM_2002, EVM_NULL_DELETED, EVM_SHARED, FIRST_BLOCK, generate, insertFixtures, seconds } from './fixtures.ts';
+import { ALIAS, EVM_1001, EVM_2002, EVM_NULL_DELETED, EVM_SHARED, FIRST_BLOCK, generate, insertFixtures } from './fixtures.ts';
+import { seconds } from '../support/timestamps.ts';
 
 const data = generate();
 

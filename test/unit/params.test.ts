@@ -74,7 +74,11 @@ test('Range: bounds past the column type empty it; bytes keep exclusive bounds',
 
 test('rangeSql: = for one value, any() for several, bounds and exclusions as parameters', () => {
   const column = sql`t.ts`;
-  const compile = (conditions: Array<{ operator: Operator; value: bigint }>) => and(rangeSql(column, rangeOf(conditions, INT64), 'bigint', INT64)).compile();
+  const compiled = (conditions: Array<{ operator: Operator; value: bigint }>) => and(rangeSql(column, rangeOf(conditions, INT64), 'bigint', INT64)).compile();
+  const compile = (conditions: Array<{ operator: Operator; value: bigint }>) => {
+    const { text, values } = compiled(conditions);
+    return { text, values };
+  };
   assert.deepEqual(compile([]), { text: 'true', values: [] });
   assert.deepEqual(compile([{ operator: 'eq', value: 5n }, { operator: 'eq', value: 5n }]), { text: 't.ts = $1', values: ['5'] });
   assert.deepEqual(compile([{ operator: 'gte', value: 5n }, { operator: 'lte', value: 5n }]), { text: 't.ts = $1', values: ['5'] });

@@ -1,4 +1,4 @@
-/** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the request as a typed query (contracts-siblings.md 7.1). */
+/** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the request as a typed query. */
 import type { Config } from '../../config/config.ts';
 import { INT32, type Range, narrow, emptyRange } from '../../db/range.ts';
 import { badRequest } from '../../http/request/errors.ts';

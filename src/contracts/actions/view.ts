@@ -1,4 +1,4 @@
-/** Items of GET /api/v1/contracts/results/{id}/actions (contracts-siblings.md 7.4); key order is part of the contract. */
+/** Items of GET /api/v1/contracts/results/{id}/actions; key order is part of the contract. */
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';

@@ -3,8 +3,8 @@
  * name any entity involved in the transaction (the payer, the sender, a called contract).
  */
 import type { Route } from '../../http/route.ts';
-import { callPage } from '../shared/call.ts';
-import { resolveContract } from '../shared/resolve.ts';
+import { callPage } from './page.ts';
+import { resolveContract } from '../common/resolve.ts';
 import { parseResultByTimestampParams } from './params.ts';
 import { resultByTimestampSchema } from './schema.ts';
 

@@ -6,8 +6,8 @@
 import type { Db } from '../../db/db.ts';
 import { notFound } from '../../http/request/errors.ts';
 import type { Page } from '../../http/route.ts';
-import { findCall, findFileContent } from './callQuery.ts';
-import { detailedResult } from './detailedResult.ts';
+import { findCall, findFileContent } from './query.ts';
+import { detailedResult } from '../common/detailedResult.ts';
 
 /** Files up to 0.0.1000 are system files and never hold call data. */
 const LAST_SYSTEM_FILE = 1000n;

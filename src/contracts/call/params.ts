@@ -1,4 +1,4 @@
-/** GET /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}: the request as a typed query (contracts-siblings.md 5.1). */
+/** GET /api/v1/contracts/{contractIdOrAddress}/results/{timestamp}: the request as a typed query. */
 import type { Config } from '../../config/config.ts';
 import { badRequest } from '../../http/request/errors.ts';
 import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../http/request/contract.ts';

@@ -1,37 +1,14 @@
 /**
- * The statements that read one call in full, for /contracts/{id}/results/{timestamp} and
- * /contracts/results/{transactionIdOrHash} (contracts-siblings.md 5.2-5.3). Nothing of HTTP.
+ * The statements of the call family: one call in full, for /contracts/{id}/results/{timestamp} and
+ * /contracts/results/{transactionIdOrHash}, and the transaction lookups of the latter. Nothing of HTTP.
  */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { findCallSplit } from './callSplit.ts';
+import { findCallSplit } from './split.ts';
 import { type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
-import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from './detailedResult.ts';
-
-export const RESULT_COLUMNS = sql`cr.amount, cr.bloom, cr.call_result, cr.consensus_timestamp, cr.contract_id,
-  cr.created_contract_ids, cr.error_message, cr.failed_initcode, cr.function_parameters,
-  case when cr.sender_id is null then cr.function_result end as function_result,
-  cr.gas_consumed, cr.gas_limit, cr.gas_used, cr.payer_account_id, cr.sender_id, cr.transaction_hash,
-  cr.transaction_index, cr.transaction_result`;
-
-export interface CallKey {
-  timestamp: bigint;
-  /** The entity whose involvement (contract_transaction row) selects the transaction's contracts. */
-  entityId: bigint;
-  /** The path's contract, whose migration state changes are listed too (0: none). */
-  pathContractId: bigint;
-}
-
-export interface CallRows {
-  /** False when the entity took no part in a transaction at that time. */
-  involved: boolean;
-  result: DetailedResultRow | undefined;
-  eth: EthereumRow | undefined;
-  block: BlockRow | undefined;
-  logs: CallLogRow[];
-  stateChanges: StateChangeRow[];
-}
+import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
+import { type CallKey, type CallRows, RESULT_COLUMNS } from './rows.ts';
 
 /** The involvement row: the payer and the contracts of the transaction (all, when the list is empty). */
 const involvement = (key: CallKey) => sql`inv as (
@@ -123,4 +100,47 @@ export async function findFileContent(db: Db, fileId: string): Promise<HexBytes 
         where g.entity_id = ${fileId} and g.transaction_type in (17, 19)
         order by g.consensus_timestamp desc limit 1)`);
   return rows[0]?.content ?? null;
+}
+
+/** A contract transaction found by hash: its time and the entity whose involvement row to read. */
+export interface HashMatch {
+  consensus_timestamp: string;
+  entity_id: string;
+}
+
+/** Results of DUPLICATE_TRANSACTION (11) and WRONG_NONCE (312) are never the answer. */
+const EXCLUDED_RESULTS = [11, 312];
+
+/** The earliest non-excluded contract transaction whose 32-byte hash (or Hedera hash prefix) this is. */
+export async function findByHash(db: Db, hash: Buffer): Promise<HashMatch | undefined> {
+  const rows = await db.query<HashMatch>(sql`select consensus_timestamp, entity_id from contract_transaction_hash
+    where hash = ${hash} and transaction_result <> all(${EXCLUDED_RESULTS}::int[])
+    order by consensus_timestamp
+    limit 1`);
+  return rows[0];
+}
+
+export interface TransactionMatch {
+  consensus_timestamp: string;
+  type: number;
+}
+
+export interface TransactionIdQuery {
+  payer: bigint;
+  validStartNs: bigint;
+  /** The latest consensus timestamp the transaction may have (valid start + the consensus window). */
+  latestNs: bigint;
+  nonce: number;
+}
+
+/** Transactions with this id and nonce (a scheduled execution shares its schedule's id), earliest first. */
+export function findByTransactionId(db: Db, q: TransactionIdQuery): Promise<TransactionMatch[]> {
+  return db.query<TransactionMatch>(sql`select consensus_timestamp, type from transaction
+    where payer_account_id = ${q.payer.toString()}
+      and consensus_timestamp >= ${q.validStartNs.toString()} and consensus_timestamp <= ${q.latestNs.toString()}
+      and valid_start_ns = ${q.validStartNs.toString()}
+      and nonce = ${q.nonce}
+      and result <> all(${EXCLUDED_RESULTS}::int[])
+    order by consensus_timestamp
+    limit 10`);
 }

@@ -6,8 +6,8 @@
  */
 import type { Db } from '../../db/db.ts';
 import { type Sql, and, sql } from '../../db/sql.ts';
-import { type CallKey, type CallRows, RESULT_COLUMNS } from './callQuery.ts';
-import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from './detailedResult.ts';
+import { type CallKey, type CallRows, RESULT_COLUMNS } from './rows.ts';
+import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
 
 interface Involvement {
   payer_account_id: string | null;

@@ -1,5 +1,5 @@
 /**
- * The detailed contract-result object (contracts-siblings.md 1.4, contracts-api.md 7) of
+ * The detailed contract-result object of
  * GET /contracts/results (the list variant, 32 keys) and of the single-result routes
  * /contracts/{id}/results/{timestamp} and /contracts/results/{transactionIdOrHash} (34 keys, with
  * logs and state changes). Rows in, JSON-ready object out, keys in the reference's order.
@@ -8,9 +8,9 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { logCore } from '../logs/view.ts';
-import type { ResultRow } from '../results/query.ts';
-import { fromAddress } from '../results/view.ts';
+import { logCore } from './log.ts';
+import type { ResultRow } from './result.ts';
+import { fromAddress } from './result.ts';
 import { isSuccess, resultName } from './resultCodes.ts';
 
 /** A contract_result row with the columns of the detailed object (a superset of the short item's). */

@@ -1,12 +1,13 @@
 /**
  * The timestamp normalization of the network-wide listings (/contracts/results and
- * /contracts/results/logs, contracts-siblings.md 1.5), pure: the user's bounds (and a block's)
+ * /contracts/results/logs), pure: the user's bounds (and a block's)
  * become one range; a contradictory range and a bound of 0 drop out; an upper bound beyond int64
  * is clamped; with bindTimestampRange an open range is bound to [first transaction, now] and cut to
  * maxTransactionsTimestampRange at the end nearest the requested order.
  */
 import { INT64, type Operator, type Range, emptyRange, narrow } from '../../db/range.ts';
-import type { Order } from '../../db/sql.ts';
+import type { Db } from '../../db/db.ts';
+import { type Order, sql } from '../../db/sql.ts';
 
 export interface TimestampCondition {
   operator: Operator;
@@ -81,4 +82,12 @@ export async function normalizeTimestamps(conditions: readonly TimestampConditio
   if (next !== undefined) result.next = next;
   if (upperBound !== undefined) result.upperBound = upperBound;
   return result;
+}
+
+/** The consensus timestamp of the first transaction, 0 without any (bindTimestampRange's lower end). */
+export async function findFirstTransaction(db: Db): Promise<bigint> {
+  const rows = await db.query<{ consensus_timestamp: string }>(
+    sql`select consensus_timestamp from transaction order by consensus_timestamp limit 1`,
+  );
+  return rows.length === 0 ? 0n : BigInt(rows[0]!.consensus_timestamp);
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/db.ts';
 import { badRequest, notFound } from '../../http/request/errors.ts';
 import type { ContractRef } from '../../http/request/contract.ts';
 import { contractAddressNotFound, invalidParameter } from '../../http/request/messages.ts';
-import { findEntityIdsByEvmAddress } from './query.ts';
+import { findEntityIdsByEvmAddress } from './evmAddresses.ts';
 
 /**
  * The contract id of a path reference: an id as it is (no existence check), an opaque address

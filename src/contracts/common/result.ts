@@ -3,9 +3,28 @@ import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { senderAlias } from './protobuf.ts';
-import type { ResultRow } from './query.ts';
 
 /** One item of `results` (reference 5.4); key order is part of the contract. */
+/** A contract_result row with the contract's entity.evm_address (NULL when there is no entity). */
+export interface ResultRow {
+  amount: string | null;
+  bloom: HexBytes | null;
+  call_result: HexBytes | null;
+  consensus_timestamp: string;
+  contract_id: string;
+  created_contract_ids: Array<string | null> | null;
+  error_message: string | null;
+  function_parameters: HexBytes | null;
+  /** Only selected when sender_id is NULL (the `from` fallback needs it); NULL otherwise. */
+  function_result: HexBytes | null;
+  gas_consumed: string | null;
+  gas_limit: string;
+  gas_used: string | null;
+  sender_id: string | null;
+  transaction_hash: HexBytes | null;
+  evm_address: HexBytes | null;
+}
+
 export interface ResultView {
   address: string | null;
   amount: number | bigint | null;

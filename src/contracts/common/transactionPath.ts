@@ -1,4 +1,4 @@
-/** GET /api/v1/contracts/results/{transactionIdOrHash}: the request as a typed query (contracts-siblings.md 6.1, 6.3). */
+/** GET /api/v1/contracts/results/{transactionIdOrHash}: the request as a typed query. */
 import type { Config } from '../../config/config.ts';
 import { checkKeys, lastValue } from '../../http/request/filters.ts';
 import { type TransactionRef, parseTransactionRef } from '../../http/request/transaction.ts';

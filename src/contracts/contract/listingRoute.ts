@@ -6,10 +6,10 @@
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import type { Route } from '../../http/route.ts';
-import { resolveContract } from '../shared/resolve.ts';
+import { resolveContract } from '../common/resolve.ts';
 import { contractRef, parseContractsParams } from './params.ts';
 import { findContracts } from './query.ts';
-import { contractItem } from './view.ts';
+import { contractSummary } from './view.ts';
 import { contractsSchema } from './schema.ts';
 
 export const contractsRoute: Route = {
@@ -23,7 +23,7 @@ export const contractsRoute: Route = {
     for (const { operator, value } of contractIds) {
       ids = narrow(ids, operator, await resolveContract(db, contractRef(value, config)), INT64);
     }
-    const contracts = ids.empty ? [] : (await findContracts(db, { ids, ...paging })).map(contractItem);
+    const contracts = ids.empty ? [] : (await findContracts(db, { ids, ...paging })).map(contractSummary);
     const next = nextPageLink(request, paging, contracts.length, () => [
       ['contract.id', { value: contracts[contracts.length - 1]!.contract_id!, inclusive: false }],
     ]);

@@ -1,7 +1,8 @@
-/** The documentation of GET /api/v1/contracts/{contractIdOrAddress}. */
-import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, SERVICE_UNAVAILABLE, ok, timestampFilter } from '../../http/docs/parameters.ts';
+/** The documentation of the contract family: one contract, and the listing. */
+import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, LIMIT, NOT_FOUND, ok, order, repeatedFilter, SERVICE_UNAVAILABLE, timestampFilter } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
+/** GET /api/v1/contracts/{contractIdOrAddress} */
 export const contractSchema: RouteSchema = {
   operationId: 'getContract',
   summary: 'Get contract by id',
@@ -18,6 +19,33 @@ export const contractSchema: RouteSchema = {
   },
   response: {
     200: ok('ContractResponse'),
+    400: BAD_REQUEST,
+    404: NOT_FOUND,
+    503: SERVICE_UNAVAILABLE,
+  },
+};
+
+/** GET /api/v1/contracts */
+export const contractsSchema: RouteSchema = {
+  operationId: 'getContracts',
+  summary: 'List contract entities on network',
+  description: 'Returns a list of all contract entity items on the network, without their bytecodes.',
+  tags: ['contracts'],
+  querystring: {
+    type: 'object',
+    properties: {
+      'contract.id': repeatedFilter(
+        ALL_OPERATORS,
+        '((\\d{1,4}\\.)?\\d{1,5}\\.\\d{1,12}|-?\\d{1,19}|(\\d{1,4}\\.)?(\\d{1,5}\\.)?[A-Fa-f0-9]{40})',
+        'The ID of the smart contract with an optional operator, or its EVM address (40 hex digits without 0x, optionally prefixed with ' +
+          '`shard.realm.`; `eq` only).',
+      ),
+      limit: LIMIT,
+      order: order('desc'),
+    },
+  },
+  response: {
+    200: ok('ContractsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,

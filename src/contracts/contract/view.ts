@@ -3,7 +3,7 @@ import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
 import { JsonText, int8, toJson } from '../../format/json.ts';
 import { type FormattedKey, formatKey } from '../../format/key.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import type { ContractRow } from './query.ts';
+import type { ContractRow, ContractSummaryRow } from './query.ts';
 
 /** The contract object of GET /api/v1/contracts/{id}; key order is part of the contract. */
 export interface ContractView {
@@ -29,9 +29,6 @@ export interface ContractView {
 
 /** The contract object without its bytecodes (the items of GET /api/v1/contracts). */
 export type ContractSummary = Omit<ContractView, 'bytecode' | 'runtime_bytecode'>;
-
-/** The entity and contract columns the summary reads. */
-export type ContractSummaryRow = Omit<ContractRow, 'runtime_bytecode' | 'bytecode_from_file' | 'file_bytecode' | 'initcode'>;
 
 /** expiration_timestamp, or created + auto_renew_period seconds when it is not stored. */
 function expiration(row: ContractSummaryRow): string | null {

@@ -1,11 +1,12 @@
 /**
- * The parts of a logs page that the Citus-safe form (src/db/layout.ts) reads in statements of their
- * own: the candidate record file of each log (record_file is a coordinator-local table in v2). The
- * contracts' addresses of every contract's logs come from withEvmAddresses (../shared/query.ts).
+ * The record file (block) of each log of a page. The page's statement brings each log's candidate
+ * file along (query.ts); the Citus-safe form (src/db/layout.ts) reads them in a statement of its own
+ * (withBlocks: record_file is a coordinator-local table in v2). assignRecordFiles then attributes
+ * the candidates as the reference does.
  */
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
-import type { LogRow } from './query.ts';
+import type { RecordFileRow, LogRow } from './rows.ts';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -40,4 +41,46 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
     row.block_hash = file.hash;
   }
   return rows;
+}
+
+/**
+ * Attributes record files to timestamps exactly as the reference does: the candidate files (sorted
+ * in the timestamps' direction) are walked together with the timestamps; a timestamp belongs to a
+ * file with consensus_start <= t <= consensus_end, and one that lies in no file gets none.
+ * `timestamps` must be ordered (asc or desc) without duplicates.
+ */
+export function assignRecordFiles(timestamps: readonly string[], files: readonly RecordFileRow[]): Map<string, RecordFileRow> {
+  const result = new Map<string, RecordFileRow>();
+  if (timestamps.length === 0) return result;
+  const desc = BigInt(timestamps[0]!) > BigInt(timestamps[timestamps.length - 1]!);
+  const unique = new Map<string, RecordFileRow>();
+  for (const f of files) unique.set(f.consensus_end, f);
+  const sorted = [...unique.values()].sort((a, b) => {
+    const d = BigInt(a.consensus_end) - BigInt(b.consensus_end);
+    return (d < 0n ? -1 : d > 0n ? 1 : 0) * (desc ? -1 : 1);
+  });
+  let i = 0;
+  for (const file of sorted) {
+    const start = BigInt(file.consensus_start);
+    const end = BigInt(file.consensus_end);
+    for (; i < timestamps.length; i++) {
+      const t = BigInt(timestamps[i]!);
+      if (start <= t && t <= end) result.set(timestamps[i]!, file);
+      else if ((!desc && t > end) || (desc && t < start)) break;
+    }
+  }
+  return result;
+}
+
+/** The record file (block) of each log of a page, by timestamp, from the candidates the page carries. */
+export function pageBlocks(rows: readonly LogRow[]): Map<string, RecordFileRow> {
+  const timestamps: string[] = [];
+  const files: RecordFileRow[] = [];
+  for (const row of rows) {
+    if (row.consensus_timestamp !== timestamps[timestamps.length - 1]) timestamps.push(row.consensus_timestamp);
+    if (row.block_consensus_end !== null) {
+      files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end, index: row.block_index!, hash: row.block_hash! });
+    }
+  }
+  return assignRecordFiles(timestamps, files);
 }

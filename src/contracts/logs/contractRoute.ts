@@ -4,21 +4,12 @@ import { type LinkRequest, type Paging, listingPage, nextPageLink, paging } from
 import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
 import { parseFilters } from '../../http/request/filters.ts';
 import type { Route } from '../../http/route.ts';
-import { resolveContract } from '../shared/resolve.ts';
-import {
-  type Bounds,
-  LOG_RULES,
-  checkTopicTimestamps,
-  collapseTimestamps,
-  parseBounds,
-  queryBoxes,
-  timestampsToNs,
-  topicValues,
-  validateBounds,
-} from './params.ts';
-import { findLogs, pageBlocks } from './query.ts';
+import { resolveContract } from '../common/resolve.ts';
+import { type LogFilters, LOG_RULES, checkTopicTimestamps, collapseTimestamps, parseLogFilters, queryBoxes, timestampsToNs, topicValues, validateLogFilters } from './params.ts';
+import { findLogs } from './query.ts';
 import { type LogView, logView } from './view.ts';
 import { contractLogsSchema } from './schema.ts';
+import { pageBlocks } from './blocks.ts';
 
 const EMPTY = listingPage('logs', [], null);
 
@@ -26,7 +17,7 @@ const EMPTY = listingPage('logs', [], null);
  * The last values of a full page for its next link: the timestamp (inclusive) unless the request
  * asked for one timestamp, the index (exclusive) unless it asked for one index.
  */
-export function lastValues(bounds: Bounds, last: LogView): Array<[string, LastValue]> {
+export function lastValues(bounds: LogFilters, last: LogView): Array<[string, LastValue]> {
   const values: Array<[string, LastValue]> = [];
   const { timestamp, index } = bounds;
   if (timestamp.lower || timestamp.upper || !timestamp.equal) {
@@ -39,7 +30,7 @@ export function lastValues(bounds: Bounds, last: LogView): Array<[string, LastVa
 }
 
 /** The next link of a page of logs: none for a single-log request (timestamp eq and index eq). */
-export function logsNextLink(request: LinkRequest, bounds: Bounds, page: Paging, logs: readonly LogView[]): string | null {
+export function logsNextLink(request: LinkRequest, bounds: LogFilters, page: Paging, logs: readonly LogView[]): string | null {
   if (bounds.timestamp.equal !== undefined && bounds.index.equal !== undefined) return null;
   return nextPageLink(request, page, logs.length, () => lastValues(bounds, logs[logs.length - 1]!));
 }
@@ -57,8 +48,8 @@ export const contractLogsRoute: Route = {
     const contractId = await resolveContract(db, contractListingRef(path, config));
     if (contractId === 0n) return EMPTY;
 
-    const bounds = parseBounds(filters);
-    validateBounds(bounds);
+    const bounds = parseLogFilters(filters);
+    validateLogFilters(bounds);
     const boxes = queryBoxes(bounds);
     const page = paging(filters, config, 'desc');
     if (boxes.length === 0) return EMPTY;

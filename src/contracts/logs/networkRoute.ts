@@ -9,19 +9,17 @@ import { notFound } from '../../http/request/errors.ts';
 import { type LastValue, nextLink, nextQuery } from '../../http/request/links.ts';
 import { type Paging, listingPage, paging } from '../../http/request/listing.ts';
 import type { Filter } from '../../http/request/filters.ts';
-import type { ParsedQuery } from '../../http/request/query.ts';
+import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import type { RequestContext, Route } from '../../http/route.ts';
-import { type Bounds, hasRange, queryBoxes, topicValues } from '../logs/params.ts';
-import { lastValues } from '../logs/route.ts';
-import type { LogView } from '../logs/view.ts';
-import { decodedSegment } from '../network-results/params.ts';
-import { findFirstTransaction } from '../network-results/query.ts';
-import { parseResultByTransactionParams } from '../result-by-transaction/params.ts';
-import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
+import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts';
+import { lastValues } from './contractRoute.ts';
+import { type LogView, logView } from './view.ts';
+import { parseResultByTransactionParams } from '../common/transactionPath.ts';
+import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from './params.ts';
-import { findLogs, findTransactionsByHash, pageBlocks } from './query.ts';
-import { logView } from './view.ts';
+import { findLogs, findTransactionsByHash } from './query.ts';
 import { networkLogsSchema } from './schema.ts';
+import { pageBlocks } from './blocks.ts';
 
 const filter = (operator: Filter['operator'], value: bigint): Filter => ({ key: 'timestamp', operator, value: value.toString() });
 
@@ -61,7 +59,7 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
   const conditions = timestampConditions(bounds);
   checkTimestampRange(conditions, hash !== undefined);
 
-  let timestamp: Bounds['timestamp'];
+  let timestamp: LogFilters['timestamp'];
   let bound: bigint | undefined;
   // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never final
   let immutableAfter: bigint | undefined;
@@ -104,12 +102,12 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
 }
 
 /**
- * The next link's values (contracts-siblings.md 4.5), from the user's own bounds: none for a short
+ * The next link's values, from the user's own bounds: none for a short
  * page or a single-log request, unless the bound range was cut (then the timestamp is the cut,
  * inclusive, and the index still the last log's). A cut range with an empty page has no last log:
  * no link here (the reference fails with 500).
  */
-export function linkValues(bounds: Bounds, { limit }: Paging, logs: readonly LogView[], bound: bigint | undefined): Array<[string, LastValue]> | null {
+export function linkValues(bounds: LogFilters, { limit }: Paging, logs: readonly LogView[], bound: bigint | undefined): Array<[string, LastValue]> | null {
   const isEnd = logs.length < limit;
   if (bound === undefined && (isEnd || (bounds.timestamp.equal && bounds.index.equal))) return null;
   const last = logs[logs.length - 1];

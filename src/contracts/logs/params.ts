@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/contracts/{id}/results/logs: the request as a typed query (contracts-api.md 6.1-6.4):
+ * GET /api/v1/contracts/{id}/results/logs: the request as a typed query:
  * validation, the timestamp collapse, the topic/timestamp-range rule, bound parsing and
  * validation, and the (timestamp, index) boxes the bounds select. The network-wide logs listing
  * uses the same rules.
@@ -7,10 +7,12 @@
 import type { Config } from '../../config/config.ts';
 import { INT32, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
 import { badRequest } from '../../http/request/errors.ts';
-import { type Filter } from '../../http/request/filters.ts';
+import { type Filter, parseFilters } from '../../http/request/filters.ts';
 import { invalidParameter } from '../../http/request/messages.ts';
-import { isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
-import { type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, anyOperator, eqOnly } from '../../http/request/rules.ts';
+import { hashDigits, isHash32Or48, isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
+import { anyOperator, eqOnly, type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
+import type { ParsedQuery } from '../../http/request/query.ts';
+import { isOutOfRange, type TimestampCondition } from '../common/networkTimestamps.ts';
 
 export const TOPIC_KEYS = ['topic0', 'topic1', 'topic2', 'topic3'] as const;
 export type TopicKey = (typeof TOPIC_KEYS)[number];
@@ -89,22 +91,22 @@ export function checkTopicTimestamps(filters: readonly Filter[], config: Config)
 }
 
 /** At most one eq, one lower (gt/gte) and one upper (lt/lte) filter of one key. */
-export interface Bound {
+export interface KeyFilters {
   equal?: Filter;
   lower?: Filter;
   upper?: Filter;
 }
 
-export interface Bounds {
-  timestamp: Bound;
-  index: Bound;
+export interface LogFilters {
+  timestamp: KeyFilters;
+  index: KeyFilters;
 }
 
-export const hasRange = (b: Bound): boolean => b.lower !== undefined || b.upper !== undefined;
-const isEmpty = (b: Bound) => b.equal === undefined && !hasRange(b);
+export const hasRange = (b: KeyFilters): boolean => b.lower !== undefined || b.upper !== undefined;
+const isEmpty = (b: KeyFilters) => b.equal === undefined && !hasRange(b);
 
 /** Adds one timestamp or index filter to its bound; 400 for a second eq, lower or upper, or any ne. */
-export function addToBound(bound: Bound, filter: Filter): void {
+export function addKeyFilter(bound: KeyFilters, filter: Filter): void {
   switch (filter.operator) {
     case 'eq':
       if (bound.equal) throw badRequest(`Only one equal (eq) operator is allowed for ${filter.key}`);
@@ -126,16 +128,16 @@ export function addToBound(bound: Bound, filter: Filter): void {
 }
 
 /** 6.2 step 7: timestamp and index filters into bounds, in filter order; the first violation is reported. */
-export function parseBounds(filters: readonly Filter[]): Bounds {
-  const bounds: Bounds = { timestamp: {}, index: {} };
+export function parseLogFilters(filters: readonly Filter[]): LogFilters {
+  const bounds: LogFilters = { timestamp: {}, index: {} };
   for (const filter of filters) {
-    if (filter.key === 'timestamp' || filter.key === 'index') addToBound(bounds[filter.key], filter);
+    if (filter.key === 'timestamp' || filter.key === 'index') addKeyFilter(bounds[filter.key], filter);
   }
   return bounds;
 }
 
 /** 6.2 step 8: combinations of timestamp and index bounds, first failure wins. */
-export function validateBounds({ timestamp, index }: Bounds): void {
+export function validateLogFilters({ timestamp, index }: LogFilters): void {
   if (index.equal && !timestamp.equal) throw badRequest('timestamp must have eq operator');
   if (hasRange(timestamp) && timestamp.equal) throw badRequest("Can't support both range and equal for timestamp");
   if (hasRange(index) && index.equal) throw badRequest("Can't support both range and equal for index");
@@ -179,7 +181,7 @@ const cond = (filter: Filter | undefined, operator?: Operator): Condition[] =>
  * timestamp or index filter it is one unbounded box. Throws 400 `Invalid parameter: index` for an
  * index value that PostgreSQL would not read as an int4 (the reference answers 503).
  */
-export function queryBoxes({ timestamp: t, index: i }: Bounds): Box[] {
+export function queryBoxes({ timestamp: t, index: i }: LogFilters): Box[] {
   for (const f of [i.equal, i.lower, i.upper]) {
     if (f && parsePgInt4(f.value) === undefined) throw badRequest(invalidParameter('index'));
   }
@@ -196,4 +198,53 @@ export function queryBoxes({ timestamp: t, index: i }: Bounds): Box[] {
   }
   if (t.upper && i.upper) parts.push([...cond(t.upper, 'eq'), ...cond(i.upper)]);
   return parts.map(toBox).filter((b): b is Box => b !== undefined);
+}
+
+/**
+ * GET /api/v1/contracts/results/logs: the request as a typed query:
+ * the per-contract logs rules without a contract, timestamps checked for syntax only (an upper
+ * bound beyond int64 is clamped), plus `transaction.hash`.
+ */
+
+const RULES = new Map([...LOG_RULES, ['timestamp', TIMESTAMP_SYNTAX_RULE], ['transaction.hash', eqOnly(isHash32Or48)]]);
+
+export interface NetworkLogsParams {
+  filters: Filter[];
+  bounds: LogFilters;
+  /** The 32- or 48-byte hash of `transaction.hash`. */
+  hash?: Buffer;
+}
+
+/** Validation, the timestamp collapse, the topic rule, then one pass for bounds and the hash, then the bound rules. */
+export function parseNetworkLogsParams(query: ParsedQuery, config: Config): NetworkLogsParams {
+  const filters = collapseTimestamps(timestampsToNs(parseFilters(query, RULES, config.query.maxRepeatedQueryParameters)));
+  checkTopicTimestamps(filters, config);
+  const bounds: LogFilters = { timestamp: {}, index: {} };
+  let hash: Buffer | undefined;
+  for (const filter of filters) {
+    if (filter.key === 'transaction.hash') {
+      if (hash !== undefined) throw badRequest('Only one transaction.hash filter is allowed');
+      hash = Buffer.from(hashDigits(filter.value), 'hex');
+    } else if (filter.key === 'timestamp' || filter.key === 'index') {
+      addKeyFilter(bounds[filter.key], filter);
+    }
+  }
+  validateLogFilters(bounds);
+  return hash === undefined ? { filters, bounds } : { filters, bounds, hash };
+}
+
+/** The user's timestamp bounds as conditions (ns). */
+export function timestampConditions({ timestamp }: LogFilters): TimestampCondition[] {
+  return [timestamp.equal, timestamp.lower, timestamp.upper]
+    .filter((f): f is Filter => f !== undefined)
+    .map((f) => ({ operator: f.operator, value: BigInt(f.value) }));
+}
+
+/**
+ * Timestamps beyond int64 where the reference's query fails (503): every bound with
+ * `transaction.hash`, else a lower bound or `eq` (an upper bound is clamped). 400 here.
+ */
+export function checkTimestampRange(conditions: readonly TimestampCondition[], withHash: boolean): void {
+  const max = 9223372036854775807n;
+  if (conditions.some((c) => (withHash ? c.value > max : isOutOfRange(c)))) throw badRequest(invalidParameter('timestamp'));
 }

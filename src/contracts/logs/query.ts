@@ -1,34 +1,13 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { INT32, INT64, rangeSql } from '../../db/range.ts';
-import { type Order, type Sql, and, direction, join, or, planPerExecution, sql } from '../../db/sql.ts';
+import { INT32, INT64, type Range, rangeSql } from '../../db/range.ts';
+import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
-import { withEvmAddresses } from '../shared/query.ts';
-import { withBlocks } from './split.ts';
-
-/** A contract_log row with the contract's entity.evm_address. */
-export interface LogRow {
-  bloom: HexBytes;
-  contract_id: string;
-  consensus_timestamp: string;
-  data: HexBytes;
-  index: number;
-  root_contract_id: string | null;
-  topic0: HexBytes | null;
-  topic1: HexBytes | null;
-  topic2: HexBytes | null;
-  topic3: HexBytes | null;
-  transaction_hash: HexBytes | null;
-  transaction_index: number | null;
-  evm_address: HexBytes | null;
-  /** The first record file ending at or after the log (within the page's bound), if any. */
-  block_consensus_start: string | null;
-  block_consensus_end: string | null;
-  block_index: string | null;
-  block_hash: string | null;
-}
+import { withEvmAddresses } from '../common/evmAddresses.ts';
+import { withBlocks } from './blocks.ts';
+import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
   contractId: bigint;
@@ -212,52 +191,25 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   return withBlocks(db, rows, query.closeIntervalNs);
 }
 
-/** The block fields of a record file. */
-export interface BlockRow {
-  consensus_start: string;
-  consensus_end: string;
-  index: string;
-  hash: string;
+export interface HashedTransaction {
+  consensus_timestamp: string;
+  hash: HexBytes;
 }
 
 /**
- * Attributes record files to timestamps exactly as the reference does: the candidate files (sorted
- * in the timestamps' direction) are walked together with the timestamps; a timestamp belongs to a
- * file with consensus_start <= t <= consensus_end, and one that lies in no file gets none.
- * `timestamps` must be ordered (asc or desc) without duplicates.
+ * Transactions whose hash starts with these 32 bytes (the 48-byte Hedera hash, or the 32-byte
+ * Ethereum hash the importer wrote there), within the user's timestamp bounds, in the page order.
+ * The partition is chosen by the first byte, as the importer's get_transaction_info_by_hash does; on
+ * the v2 layout, where the table is distributed by distribution_id (the hash's first two bytes as a
+ * signed big-endian integer), the shard by that, as v2's get_transaction_info_by_hash does.
  */
-export function assignRecordFiles(timestamps: readonly string[], files: readonly BlockRow[]): Map<string, BlockRow> {
-  const result = new Map<string, BlockRow>();
-  if (timestamps.length === 0) return result;
-  const desc = BigInt(timestamps[0]!) > BigInt(timestamps[timestamps.length - 1]!);
-  const unique = new Map<string, BlockRow>();
-  for (const f of files) unique.set(f.consensus_end, f);
-  const sorted = [...unique.values()].sort((a, b) => {
-    const d = BigInt(a.consensus_end) - BigInt(b.consensus_end);
-    return (d < 0n ? -1 : d > 0n ? 1 : 0) * (desc ? -1 : 1);
-  });
-  let i = 0;
-  for (const file of sorted) {
-    const start = BigInt(file.consensus_start);
-    const end = BigInt(file.consensus_end);
-    for (; i < timestamps.length; i++) {
-      const t = BigInt(timestamps[i]!);
-      if (start <= t && t <= end) result.set(timestamps[i]!, file);
-      else if ((!desc && t > end) || (desc && t < start)) break;
-    }
-  }
-  return result;
-}
-
-/** The record file (block) of each log of a page, by timestamp, from the candidates the page carries. */
-export function pageBlocks(rows: readonly LogRow[]): Map<string, BlockRow> {
-  const timestamps: string[] = [];
-  const files: BlockRow[] = [];
-  for (const row of rows) {
-    if (row.consensus_timestamp !== timestamps[timestamps.length - 1]) timestamps.push(row.consensus_timestamp);
-    if (row.block_consensus_end !== null) {
-      files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end, index: row.block_index!, hash: row.block_hash! });
-    }
-  }
-  return assignRecordFiles(timestamps, files);
+export function findTransactionsByHash(db: Db, first32: Buffer, timestamp: Range<bigint>, order: Order, limit: number): Promise<HashedTransaction[]> {
+  return db.query<HashedTransaction>(sql`select consensus_timestamp, hash from transaction_hash
+    where ${and([
+      citusSafe(dbLayout(db)) ? sql`distribution_id = ${first32.readInt16BE(0)}` : sql`mod(get_byte(hash, 0), 32) = ${first32[0]! % 32}`,
+      sql`substring(hash from 1 for 32) = ${first32}`,
+      ...rangeSql(sql`consensus_timestamp`, timestamp, 'bigint', INT64),
+    ])}
+    order by consensus_timestamp ${direction(order)}
+    limit ${limit}`);
 }

@@ -2,7 +2,8 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import type { BlockRow, LogRow } from './query.ts';
+import { topicsView } from '../common/log.ts';
+import type { RecordFileRow, LogRow } from './rows.ts';
 
 /** One item of `logs`; key order is part of the contract. */
 export interface LogView {
@@ -20,35 +21,11 @@ export interface LogView {
   transaction_index: number | null;
 }
 
-/** Topics in order topic0..topic3, NULL topics skipped (not kept as null), each padded to 32 bytes. */
-export function topicsView(row: Pick<LogRow, 'topic0' | 'topic1' | 'topic2' | 'topic3'>): string[] {
-  const topics: string[] = [];
-  for (const topic of [row.topic0, row.topic1, row.topic2, row.topic3]) {
-    if (topic !== null) topics.push(hexPadded(topic, 64));
-  }
-  return topics;
-}
-
-type CoreRow = Pick<LogRow, 'contract_id' | 'index' | 'topic0' | 'topic1' | 'topic2' | 'topic3' | 'evm_address'> & {
-  bloom: LogRow['bloom'] | null;
-  data: LogRow['data'] | null;
-};
-
-/** The six keys every log item starts with (the whole log item of a detailed result). */
-export const logCore = (row: CoreRow) => ({
-  address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
-  bloom: hex(row.bloom),
-  contract_id: entityIdToString(row.contract_id),
-  data: hexPadded(row.data, 64),
-  index: row.index,
-  topics: topicsView(row),
-});
-
 /**
  * The log item. Written out as one object literal rather than spreading logCore: on pages of 25-100
  * logs the spread's intermediate object showed as 6 % of the server's CPU.
  */
-export function logView(row: LogRow, block: BlockRow | undefined): LogView {
+export function logView(row: LogRow, block: RecordFileRow | undefined): LogView {
   return {
     address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
     bloom: hex(row.bloom),

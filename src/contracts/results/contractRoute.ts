@@ -9,12 +9,12 @@ import { INT64, type Range, emptyRange, narrow } from '../../db/range.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
 import type { Route } from '../../http/route.ts';
-import { resolveContract, resolveSender } from '../shared/resolve.ts';
+import { resolveContract, resolveSender } from '../common/resolve.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { topLevelMemo } from './topLevel.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { resultView } from './view.ts';
+import { resultView } from '../common/result.ts';
 import { contractResultsSchema } from './schema.ts';
 
 /** The sender_id range of the `from` filters, opaque addresses looked up in query order. */

@@ -6,12 +6,12 @@ import { formatTimestamp } from '../../format/timestamp.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { nextLink } from '../../http/request/links.ts';
 import type { Page, Route } from '../../http/route.ts';
-import { findBlock, senderRange } from '../results/route.ts';
-import { transactionIndexes } from '../results/params.ts';
-import type { DetailedResultRow } from '../shared/detailedResult.ts';
-import { normalizeTimestamps } from '../shared/networkTimestamps.ts';
+import { findBlock, senderRange } from './contractRoute.ts';
+import { transactionIndexes } from './params.ts';
+import type { DetailedResultRow } from '../common/detailedResult.ts';
+import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
 import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
-import { findFirstTransaction, findPageExtras, findResults } from './query.ts';
+import { findPageExtras, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 import { networkResultsSchema } from './schema.ts';
 

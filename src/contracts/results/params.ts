@@ -1,17 +1,18 @@
 /**
- * GET /api/v1/contracts/{id}/results: the request as a typed query (contracts-api.md 1.3, 5.1-5.3).
+ * GET /api/v1/contracts/{id}/results: the request as a typed query.
  * The same parameters serve GET /api/v1/contracts/results, without a contract.
  */
 import type { Config } from '../../config/config.ts';
 import { INT32, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
-import { ClientError, badRequest } from '../../http/request/errors.ts';
+import { badRequest, ClientError, notFound } from '../../http/request/errors.ts';
 import { type Paging, paging } from '../../http/request/listing.ts';
-import { type Filter, collectFilters, filtersOf, lastValue } from '../../http/request/filters.ts';
-import { BLOCK_NUMBER_AND_HASH, TRANSACTION_INDEX_NEEDS_BLOCK, invalidParameter } from '../../http/request/messages.ts';
-import type { ParsedQuery } from '../../http/request/query.ts';
+import { collectFilters, type Filter, filtersOf, lastValue } from '../../http/request/filters.ts';
+import { BLOCK_NUMBER_AND_HASH, invalidParameter, TRANSACTION_INDEX_NEEDS_BLOCK } from '../../http/request/messages.ts';
+import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import { hashDigits, isEncodedIdSyntax, isEntityIdSyntax, isEvmAddressSyntax, isHash32Or48, parseBlockNumber, parseBoolean, parseDottedId, parseEntityNum, parseEvmAddress, parseInt64, parseTimestampNs } from '../../http/request/values.ts';
 import { longZeroToId } from '../../format/entityId.ts';
-import { LIMIT_RULE, ORDER_RULE, type Rules, TIMESTAMP_RULE, anyOperator, eqOnly } from '../../http/request/rules.ts';
+import { anyOperator, eqOnly, LIMIT_RULE, ORDER_RULE, type Rules, TIMESTAMP_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
+import { isOutOfRange } from '../common/networkTimestamps.ts';
 
 export const RESULT_RULES: Rules = new Map([
   ['block.hash', eqOnly(isHash32Or48)],
@@ -110,4 +111,37 @@ export function parseResultsParams(query: ParsedQuery, config: Config, rules: Ru
 export function transactionIndexes(values: readonly bigint[]): number[] {
   if (values.some((v) => v > INT32.max!)) throw badRequest(invalidParameter('transaction.index'));
   return values.map(Number);
+}
+
+/**
+ * GET /api/v1/contracts/results: the request as a typed query: the
+ * parameters of the per-contract results listing, with timestamps checked for syntax only (an
+ * upper bound beyond int64 is clamped by the normalization of 1.5).
+ */
+
+const RULES = new Map([...RESULT_RULES, ['timestamp', TIMESTAMP_SYNTAX_RULE]]);
+
+export function parseNetworkResultsParams(query: ParsedQuery, config: Config): ResultsParams {
+  return parseResultsParams(query, config, RULES);
+}
+
+/**
+ * A lower bound or `eq` beyond the int64 nanosecond range: 400 where the reference runs its query
+ * (it answers 503 there).
+ */
+export function checkTimestampRange(params: ResultsParams): void {
+  if (params.timestamps.some(isOutOfRange)) throw badRequest(invalidParameter('timestamp'));
+}
+
+/**
+ * The raw path's last segment, which the router matched as `results` in any case and decoded: the
+ * reference's contract-by-id route sees it first and lets only a lower-case `results` pass (400
+ * `Invalid parameter: contractid` otherwise), and then its literal `results` route does not match a
+ * percent-encoded one (404).
+ */
+export function checkResultsPath(path: string): void {
+  const segment = path.replace(/\/$/, '').split('/').pop()!;
+  if (segment === 'results') return;
+  if (decodedSegment(segment) === 'results') throw notFound();
+  throw badRequest(invalidParameter('contractid'));
 }

@@ -1,15 +1,5 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results. */
-import {
-  ALL_OPERATORS,
-  BAD_REQUEST,
-  CONTRACT_ID_OR_ADDRESS,
-  NOT_FOUND,
-  RESULT_FILTERS,
-  SERVICE_UNAVAILABLE,
-  TRANSACTION_INDEX,
-  ok,
-  timestampFilter,
-} from '../../http/docs/parameters.ts';
+import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, ok, RESULT_FILTERS, SERVICE_UNAVAILABLE, timestampFilter, TRANSACTION_INDEX } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractResultsSchema: RouteSchema = {
@@ -30,6 +20,34 @@ export const contractResultsSchema: RouteSchema = {
   },
   response: {
     200: ok('ContractResultsResponse'),
+    400: BAD_REQUEST,
+    404: NOT_FOUND,
+    503: SERVICE_UNAVAILABLE,
+  },
+};
+
+/** The documentation of GET /api/v1/contracts/results. */
+
+export const networkResultsSchema: RouteSchema = {
+  operationId: 'getContractsResults',
+  summary: 'List contract results from all contracts on the network',
+  description:
+    "Returns a list of all ContractResults for all contract's function executions, each with its block and, for an Ethereum " +
+    'transaction, its Ethereum fields.',
+  tags: ['contracts'],
+  querystring: {
+    type: 'object',
+    properties: {
+      ...RESULT_FILTERS,
+      timestamp: timestampFilter(
+        ALL_OPERATORS,
+        'The consensus timestamp of the results. With query.bindTimestampRange, an open range is bound to query.maxTransactionsTimestampRange.',
+      ),
+      'transaction.index': TRANSACTION_INDEX,
+    },
+  },
+  response: {
+    200: ok('NetworkContractResultsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,

@@ -1,5 +1,5 @@
 /** Items of GET /api/v1/contracts/results: the detailed result object, list variant (no logs or state changes). */
-import { type BlockRow, type DetailedResultRow, type EthereumRow, detailedResult } from '../shared/detailedResult.ts';
+import { type BlockRow, type DetailedResultRow, type EthereumRow, detailedResult } from '../common/detailedResult.ts';
 import type { PageBlockRow } from './query.ts';
 
 /** The block of each timestamp: its candidate record file, when that file contains it. */

@@ -1,4 +1,4 @@
-/** GET /api/v1/contracts/{contractIdOrAddress}/state: the request as a typed query (contracts-siblings.md 8.1-8.4). */
+/** GET /api/v1/contracts/{contractIdOrAddress}/state: the request as a typed query. */
 import type { Config } from '../../config/config.ts';
 import { BYTES, INT64, type Operator, type Range, rangeOf } from '../../db/range.ts';
 import { badRequest } from '../../http/request/errors.ts';

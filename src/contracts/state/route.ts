@@ -1,7 +1,7 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}/state: storage slots now, or as of a timestamp (eth_getStorageAt). */
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import type { Route } from '../../http/route.ts';
-import { resolveContract } from '../shared/resolve.ts';
+import { resolveContract } from '../common/resolve.ts';
 import { parseStateRequest, stateParams } from './params.ts';
 import { findCurrentState, findHistoricalState } from './query.ts';
 import { stateView } from './view.ts';

@@ -1,8 +1,8 @@
-/** Items of GET /api/v1/contracts/{id}/state (contracts-siblings.md 8.5); key order is part of the contract. */
+/** Items of GET /api/v1/contracts/{id}/state; key order is part of the contract. */
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { hex } from '../../format/hex.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
-import { uint256 } from '../shared/detailedResult.ts';
+import { uint256 } from '../common/detailedResult.ts';
 import type { StateRow } from './query.ts';
 
 export interface StateView {

@@ -1,6 +1,6 @@
 /**
  * The response cache's Prometheus metrics, in a registry of their own that the scrape routes
- * (src/http/metrics.ts) merge in. The hit ratio is
+ * (src/http/server/plugins/metrics.ts) merge in. The hit ratio is
  * (hits{local} + hits{redis} + coalesced) / (that + computed).
  */
 import { Counter, Gauge, Registry } from 'prom-client';

@@ -14,17 +14,17 @@ import { decodeAnswer, encodeAnswer } from './redisCodec.ts';
 import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';
-import { type Held, LocalTier } from './localTier.ts';
+import { type LocalEntry, LocalTier } from './localTier.ts';
 import { type CacheMetrics, cacheMetrics } from './metrics.ts';
 import { type Based, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
 
 /** An answer the in-process tier holds, as it is served now, and the route that computed it. */
-export interface HeldAnswer {
+export interface LocalHit {
   answer: Answer;
   route: string;
   /** The tier's entry and its key (for compressedBody). */
-  readonly entry: Held;
+  readonly entry: LocalEntry;
   readonly identity: string;
 }
 
@@ -32,7 +32,7 @@ export interface ResponseCache {
   /**
    * The answer to `request`: from a tier, or from `compute` (whose errors reach the caller
    * uncached). `route`, the template of the route that answers, is kept with the in-process copy
-   * when the request's path alone leads to it (see held).
+   * when the request's path alone leads to it (see localHit).
    */
   answer(request: CacheableRequest, compute: () => Promise<ComputedAnswer>, route?: string): Promise<Answer>;
   /**
@@ -40,9 +40,9 @@ export interface ResponseCache {
    * the caller counts the hit (metrics.hit('local')) when it serves the answer; otherwise the
    * request takes its route, which looks again.
    */
-  held(request: CacheableRequest): HeldAnswer | undefined;
-  /** The body of `held` compressed with `encoding` (compressBody), made once and kept with the entry. */
-  compressedBody(held: HeldAnswer, encoding: ContentEncoding): Buffer;
+  localHit(request: CacheableRequest): LocalHit | undefined;
+  /** The body of `entry` compressed with `encoding` (compressBody), made once and kept with the entry. */
+  compressedBody(entry: LocalHit, encoding: ContentEncoding): Buffer;
   readonly metrics: CacheMetrics;
   /** Resolves when every store started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
@@ -109,7 +109,7 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
 
   return {
     metrics,
-    held(request) {
+    localHit(request) {
       const identity = requestIdentity(request);
       const entry = local?.get(identity);
       if (entry?.route === undefined) return undefined;
@@ -123,10 +123,10 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
     },
     async answer(request, compute, route) {
       const identity = requestIdentity(request);
-      const held = local?.get(identity);
-      if (held) {
+      const entry = local?.get(identity);
+      if (entry) {
         metrics.hit('local');
-        return replay(held.answer, held.expiresAt - Date.now());
+        return replay(entry.answer, entry.expiresAt - Date.now());
       }
       if (local) metrics.miss('local');
       const pending = inFlight.get(identity);

@@ -1,5 +1,5 @@
 /**
- * The {contractIdOrAddress} path parameter (contracts-api.md 1.4 and 3): the syntax check, then
+ * The {contractIdOrAddress} path parameter: the syntax check, then
  * either an entity id or an opaque (create2) EVM address still to be looked up.
  */
 import type { Config } from '../../config/config.ts';

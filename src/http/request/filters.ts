@@ -1,6 +1,6 @@
 /**
  * Query filters: `key=op:value` items checked against a route's rules with the reference's
- * messages, in its two styles (contracts-siblings.md 1.2):
+ * messages, in its two styles:
  *
  * - filter style (`parseFilters`): one filter per value; messages grouped as count-exceeded, then
  *   `Invalid parameter`, then `Unknown query parameter` (one per value); extra `:` parts ignored;

@@ -100,3 +100,12 @@ export function rawPath(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
+
+/** A path segment as the reference's router decodes a parameter. */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,5 +1,5 @@
 /**
- * The {transactionIdOrHash} path parameter (contracts-siblings.md 1.3): a 32-byte hash (the
+ * The {transactionIdOrHash} path parameter: a 32-byte hash (the
  * Ethereum hash, or the prefix of the 48-byte Hedera hash), or a transaction id
  * `shard.realm.num-seconds-nanos`.
  */

@@ -3,7 +3,7 @@
  * load nearly every request is such a hit, and Fastify's request and reply objects, its hook
  * chains and its onSend pipeline cost more than the hit itself. A request is served here only
  * when its answer is exactly what the full path would send, byte for byte, headers included
- * (test/http/heldAnswers.test.ts compares the two):
+ * (test/http/fastPath.test.ts compares the two):
  *
  * - a GET without If-None-Match whose answer the tier holds, with the template of the route that
  *   computed it (a path that reaches its route only through a special case is never served here);
@@ -28,7 +28,7 @@ import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
 
-export interface HeldAnswerOptions {
+export interface FastPathOptions {
   config: Config;
   cache: ResponseCache;
   logger: Logger | false;
@@ -37,10 +37,10 @@ export interface HeldAnswerOptions {
   refusing: () => boolean;
 }
 
-/** Sends the held answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
-export type HeldAnswerServer = (request: IncomingMessage, response: ServerResponse) => boolean;
+/** Sends the entry answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-export function heldAnswerServer({ config, cache, logger, observe, refusing }: HeldAnswerOptions): HeldAnswerServer | undefined {
+export function fastPath({ config, cache, logger, observe, refusing }: FastPathOptions): FastPath | undefined {
   if (config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
   const { compression } = config.response;
   // the compression stage's Vary on an answer without one of its own
@@ -51,13 +51,13 @@ export function heldAnswerServer({ config, cache, logger, observe, refusing }: H
     const { method, url, headers } = request;
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
     if (refusing()) return false;
-    const held = cache.held({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
-    if (held === undefined) return false;
-    const { answer, route } = held;
+    const entry = cache.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
+    if (entry === undefined) return false;
+    const { answer, route } = entry;
     const encoding = compression ? encodingFor(headers, answer.status, answer.body.length) : undefined;
     // a larger answer is streamed by the compression stage (chunked): that is the full path's
     if (encoding !== undefined && answer.body.length > SYNC_COMPRESSION_MAX) return false;
-    const body = encoding === undefined ? answer.body : cache.compressedBody(held, encoding);
+    const body = encoding === undefined ? answer.body : cache.compressedBody(entry, encoding);
 
     cache.metrics.hit('local');
     const id = requestId(headers['x-request-id']);

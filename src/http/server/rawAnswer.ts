@@ -7,8 +7,11 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from '../request/errors.ts';
 
-/** The whole HTTP/1.1 response text of an error answer in the reference's body shape. */
-export function rawErrorAnswer(status: number, message: string, headers: Record<string, string> = {}): string {
+/**
+ * The whole HTTP/1.1 response text of an error answer in the reference's body shape; the answer to
+ * a HEAD request (`head`) has the same headers and no body.
+ */
+export function rawErrorAnswer(status: number, message: string, headers: Record<string, string> = {}, head = false): string {
   const body = errorBody([message]);
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
@@ -17,7 +20,7 @@ export function rawErrorAnswer(status: number, message: string, headers: Record<
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
   ];
-  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+  return `${lines.join('\r\n')}\r\n\r\n${head ? '' : body}`;
 }
 
 /** How long a socket that was answered and ended may stay open for the client to read the answer and close. */

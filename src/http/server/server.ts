@@ -16,7 +16,7 @@ import { answerOf } from '../answer.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { createResponseCache } from '../cache/responseCache.ts';
 import { registerHealth } from './plugins/health.ts';
-import { type HeldAnswerServer, heldAnswerServer } from './fastPath.ts';
+import { type FastPath, fastPath } from './fastPath.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { linkOrigin } from './origin.ts';
@@ -63,10 +63,10 @@ const hasEmptyParam = (params: unknown): boolean => Object.values(params as Reco
 
 /**
  * Puts `front` before Fastify's handler on the app's server: the requests it answers (returning
- * true) never reach the router (heldAnswers.ts). Call it before anything else listens for
+ * true) never reach the router (fastPath.ts). Call it before anything else listens for
  * requests: Fastify attached its handler as the server's only `request` listener.
  */
-function answerBeforeRouting(app: FastifyInstance, front: HeldAnswerServer): void {
+function answerBeforeRouting(app: FastifyInstance, front: FastPath): void {
   const server = app.server;
   const [routing, ...others] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
   if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
@@ -115,8 +115,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     },
   }) as unknown as FastifyInstance;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
-  let held: HeldAnswerServer | undefined;
-  answerBeforeRouting(app, (request, response) => held !== undefined && held(request, response));
+  let fastPathHits: FastPath | undefined;
+  answerBeforeRouting(app, (request, response) => fastPathHits !== undefined && fastPathHits(request, response));
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 
@@ -154,7 +154,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
   if (cache) app.addHook('onClose', () => cache.close());
   const observe = registerMetrics(app, db, cache?.metrics.registry);
-  if (cache) held = heldAnswerServer({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
+  if (cache) fastPathHits = fastPath({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
   const { defaultCacheControl } = config.headers;
   /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
   async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {

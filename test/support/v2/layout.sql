@@ -1,5 +1,5 @@
 -- The importer's v2 (Citus) layout, built on top of this service's v1 schema (migration 0001) from
--- the facts in shared/reference/schema/README.md ("v2 (Citus) layout") and the Citus review:
+-- the importer's documented v2 layout (docs/scaling.md, "Citus (v2 layout)"):
 -- the same tables and columns, with
 --   * native monthly RANGE partitions on the consensus timestamp for the time-partitioned tables
 --     (record_file on consensus_end), 2019-09 to 2026-12 as with the importer's production

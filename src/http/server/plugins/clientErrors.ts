@@ -25,6 +25,21 @@ const STATUSES: Record<string, number> = {
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
 };
 
+/** The last request line of the bytes the parser failed on: where the rejected request starts. */
+const REQUEST_LINE = /(?:^|\r?\n)([A-Z]+) [^\s]+ HTTP\/\d\.\d\r?\n/g;
+
+/**
+ * True when the rejected request is a HEAD request, whose answer carries no body. Node gives the
+ * bytes of the chunk it was parsing (err.rawPacket); a request line that came in an earlier chunk is
+ * not in them, and the answer then has its body.
+ */
+function isHead(err: NodeJS.ErrnoException & { rawPacket?: unknown }): boolean {
+  if (!Buffer.isBuffer(err.rawPacket)) return false;
+  let method: string | undefined;
+  for (const m of err.rawPacket.toString('latin1').matchAll(REQUEST_LINE)) method = m[1];
+  return method === 'HEAD';
+}
+
 /** A response already under way on the socket (its headers sent): nothing may be written in between. */
 const answering = (socket: Socket): boolean =>
   (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
@@ -39,7 +54,7 @@ export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException,
   const status = STATUSES[err.code ?? ''] ?? 400;
   // an expected failure of the client's: one line, no stack (the access line of a request that never was one)
   this.log.info({ status, code: err.code }, 'request rejected by the HTTP parser');
-  answerAndClose(socket, rawErrorAnswer(status, statusMessage(status)));
+  answerAndClose(socket, rawErrorAnswer(status, statusMessage(status), {}, isHead(err)));
 }
 
 /** The server's 'connect' listener (a CONNECT request): 400 in the mirror body, then the connection ends. */

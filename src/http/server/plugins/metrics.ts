@@ -27,7 +27,7 @@ export type RequestObserver = (method: string, route: string, status: number, se
 
 /**
  * Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is
- * scraped too. Returns the observer of requests, for answers sent before routing (heldAnswers.ts).
+ * scraped too. Returns the observer of requests, for answers sent before routing (fastPath.ts).
  */
 export function registerMetrics(app: FastifyInstance, db: Db, extra?: Registry): RequestObserver {
   const registry = new Registry();
