@@ -14,6 +14,12 @@ export interface DbLayout {
   citus: boolean;
   /** contract_result is a partitioned table (v2's monthly partitions). */
   partitioned: boolean;
+  /**
+   * The recommended indexes on the log topics are there (src/db/recommended/indexes.sql): a
+   * contract's topic search is then planned for its values, which picks a topic index for a rare
+   * topic; without them the contract's own index is the only good plan, and a cached one.
+   */
+  topicIndexes: boolean;
 }
 
 export interface LayoutRow {
@@ -22,7 +28,17 @@ export interface LayoutRow {
   citus: boolean;
   partitioned: boolean;
   record_file_node_key: boolean;
+  topic_indexes: boolean;
 }
+
+/** The recommended indexes a contract's topic search needs (src/db/recommended/indexes.sql), by name. */
+export const TOPIC_INDEXES = [
+  'contract_log__topic0_timestamp',
+  'contract_log__topic1_topic0_timestamp',
+  'contract_log__topic2_topic0_timestamp',
+  'contract_log__topic3_topic0_timestamp',
+  'contract_log__contract_id_topic0_timestamp',
+] as const;
 
 /** The catalog facts the layout is decided on, in one statement without parameters. */
 export const LAYOUT_SQL = `select
@@ -31,12 +47,15 @@ export const LAYOUT_SQL = `select
   exists (select 1 from pg_extension where extname = 'citus') as citus,
   coalesce((select relkind = 'p' from pg_class where oid = to_regclass('public.contract_result')), false) as partitioned,
   exists (select 1 from pg_constraint k join pg_attribute a on a.attrelid = k.conrelid and a.attnum = any(k.conkey)
-          where k.conrelid = to_regclass('public.record_file') and k.contype = 'p' and a.attname = 'node_id') as record_file_node_key`;
+          where k.conrelid = to_regclass('public.record_file') and k.contype = 'p' and a.attname = 'node_id') as record_file_node_key,
+  (select count(*) = ${TOPIC_INDEXES.length} from pg_index i join pg_class c on c.oid = i.indexrelid
+    where i.indrelid = to_regclass('public.contract_log') and i.indisvalid
+      and c.relname in (${TOPIC_INDEXES.map((name) => `'${name}'`).join(', ')})) as topic_indexes`;
 
 export function layoutOf(row: LayoutRow): DbLayout {
   const v2 = row.citus || row.partitioned || row.record_file_node_key;
   const schema = !row.entity ? 'none' : row.ours ? 'own' : v2 ? 'v2' : 'v1';
-  return { schema, citus: row.citus, partitioned: row.partitioned };
+  return { schema, citus: row.citus, partitioned: row.partitioned, topicIndexes: row.topic_indexes };
 }
 
 export async function detectLayout(db: Session): Promise<DbLayout> {
@@ -65,7 +84,10 @@ export function planCacheModeFor(layout: DbLayout): 'force_generic_plan' | 'auto
 
 const layouts = new WeakMap<Db, DbLayout>();
 
-/** The layout found when `db` was opened (undefined: embedded, or opened without detection: v1 shapes). */
+/**
+ * The layout found when `db` was opened (undefined: embedded, or opened without detection: v1 shapes
+ * on this service's own schema, whose migrations create the recommended indexes).
+ */
 export function dbLayout(db: Db): DbLayout | undefined {
   return layouts.get(db);
 }
@@ -91,6 +113,9 @@ export async function openLayoutDb(config: Config, options: PostgresOptions = po
   return setDbLayout(createPostgresDb(config, { ...options, planCacheMode: planCacheModeFor(layout) }), layout);
 }
 
+/** True where a contract's topic search has the recommended topic indexes (this service's own schema has them). */
+export const hasTopicIndexes = (layout: DbLayout | undefined): boolean => layout === undefined || layout.topicIndexes;
+
 const SCHEMAS: Record<DbLayout['schema'], string> = {
   v1: "the importer's v1 schema",
   v2: "the importer's v2 (Citus) layout",
@@ -103,5 +128,6 @@ export function describeLayout(layout: DbLayout): string {
   const parts = [SCHEMAS[layout.schema]];
   if (layout.partitioned) parts.push('contract_result partitioned');
   parts.push(layout.citus ? 'Citus installed' : 'Citus not installed');
+  parts.push(layout.topicIndexes ? 'with the recommended topic indexes' : 'without the recommended topic indexes');
   return parts.join(', ');
 }

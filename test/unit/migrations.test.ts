@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { createEmbeddedDb } from '../../src/db/embedded.ts';
 import { listMigrations, migrate, recommendedIndexStatements } from '../../src/db/migrate.ts';
+import { TOPIC_INDEXES } from '../../src/db/layout.ts';
 
 /** Tables and columns the service reads (its own endpoints and the sibling ones), as the mirror node's v1 schema has them. */
 const READ: Record<string, string[]> = {
@@ -102,4 +103,9 @@ test('every recommended index is created by a migration (databases the service o
   const statements = recommendedIndexStatements();
   assert.ok(statements.length > 0);
   for (const statement of statements) assert.ok(migrated.includes(statement), statement);
+});
+
+test('the topic indexes the layout detection looks for are the recommended ones', () => {
+  const statements = recommendedIndexStatements();
+  for (const name of TOPIC_INDEXES) assert.ok(statements.some((s) => s.startsWith(`create index if not exists ${name} on contract_log `)), name);
 });

@@ -5,10 +5,11 @@ import { citusSafe, dbLayout, describeLayout, detectLayout, layoutOf, planCacheM
 import { addRecommendedIndexes } from '../../src/db/migrate.ts';
 import { openTestDatabase } from '../support/database.ts';
 
-const row = { ours: false, entity: true, citus: false, partitioned: false, record_file_node_key: false };
+const row = { ours: false, entity: true, citus: false, partitioned: false, record_file_node_key: false, topic_indexes: false };
 
 test('layouts: v1, v2 (partitioned, or Citus, or record_file keyed by node), this service\'s own, none', () => {
-  assert.deepEqual(layoutOf(row), { schema: 'v1', citus: false, partitioned: false });
+  assert.deepEqual(layoutOf(row), { schema: 'v1', citus: false, partitioned: false, topicIndexes: false });
+  assert.equal(layoutOf({ ...row, topic_indexes: true }).topicIndexes, true);
   assert.equal(layoutOf({ ...row, partitioned: true }).schema, 'v2');
   assert.equal(layoutOf({ ...row, record_file_node_key: true }).schema, 'v2');
   assert.equal(layoutOf({ ...row, citus: true }).schema, 'v2');
@@ -23,7 +24,7 @@ test('plan mode: generic plans forced on v1 and on our own schema; auto on v2 an
   // Citus under this service's own schema (a coordinator migrated by `migrate`): still no forced generic plans
   assert.equal(planCacheModeFor(layoutOf({ ...row, ours: true, citus: true })), 'auto');
   assert.equal(citusSafe(undefined), false);
-  assert.match(describeLayout(layoutOf({ ...row, partitioned: true })), /^the importer's v2 \(Citus\) layout, contract_result partitioned, Citus not installed$/);
+  assert.match(describeLayout(layoutOf({ ...row, partitioned: true })), /^the importer's v2 \(Citus\) layout, contract_result partitioned, Citus not installed, without the recommended topic indexes$/);
 });
 
 const url = process.env.TEST_DATABASE_URL;
@@ -32,10 +33,11 @@ test('on PostgreSQL: the v2 stub is detected as v2 and its sessions plan with au
   const v2 = await openTestDatabase('postgres-v2');
   const own = await openTestDatabase('postgres');
   try {
-    assert.deepEqual(await detectLayout(v2.db), { schema: 'v2', citus: false, partitioned: true });
-    assert.deepEqual(dbLayout(v2.db), { schema: 'v2', citus: false, partitioned: true });
+    assert.deepEqual(await detectLayout(v2.db), { schema: 'v2', citus: false, partitioned: true, topicIndexes: false });
+    assert.deepEqual(dbLayout(v2.db), { schema: 'v2', citus: false, partitioned: true, topicIndexes: false });
     assert.deepEqual(await v2.db.query('show plan_cache_mode'), [{ plan_cache_mode: 'auto' }]);
-    assert.equal((await detectLayout(own.db)).schema, 'own');
+    // this service's migrations create the recommended indexes, the topic indexes among them
+    assert.deepEqual(await detectLayout(own.db), { schema: 'own', citus: false, partitioned: false, topicIndexes: true });
   } finally {
     await v2.close();
     await own.close();
@@ -56,6 +58,7 @@ test('recommended indexes on v2: on the parent only, each partition concurrently
       const [state] = await v2.db.query<{ valid: boolean; attached: number; partitions: number }>(check, [index]);
       assert.ok(state && state.valid && state.partitions > 80 && state.attached === state.partitions, `${index}: ${JSON.stringify(state)}`);
     }
+    assert.equal((await detectLayout(v2.db)).topicIndexes, true, 'the topic indexes are found on the partitioned parent');
     // a second run changes nothing and fails nowhere
     await addRecommendedIndexes(v2.db);
   } finally {

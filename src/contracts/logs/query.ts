@@ -1,6 +1,6 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
-import { citusSafe, dbLayout } from '../../db/layout.ts';
+import { citusSafe, type DbLayout, dbLayout, hasTopicIndexes } from '../../db/layout.ts';
 import { INT32, INT64, type Range, rangeSql } from '../../db/range.ts';
 import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
@@ -183,9 +183,26 @@ left join lateral (
 order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 }
 
+/**
+ * Whether the page is planned for its values (src/db/sql.ts, PlanChoice; measured per statement by
+ * bench/plan-sweep.ts, docs/performance.md "Plans and plan choice"):
+ * - every contract's logs with topics: yes. Two topic equalities make a generic plan expect one row,
+ *   read the whole range and sort it (1.1 s for a week); planned for its values, a common topic is an
+ *   ordered walk that stops after a page and a rare one takes a topic index.
+ * - one contract's logs with topics: only with the recommended topic indexes. Without them the
+ *   contract's index is the only bounded plan, and a custom plan that expects few matches takes the
+ *   whole range's primary key instead (0.5-0.7 s against 0.25-0.3 s); with them a custom plan takes a
+ *   topic index for a rare topic (0.5 ms against 0.25 s for the contract's index).
+ * - no topic: never: the ordered walk of the contract's (or the primary) index is right for any values.
+ */
+export function perExecution(query: Pick<LogQuery, 'contractId' | 'topics'>, layout: DbLayout | undefined): boolean {
+  return query.topics.size > 0 && (query.contractId === 0n || hasTopicIndexes(layout));
+}
+
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
-  const planned = (statement: Sql) => (query.topics.size > 0 && query.contractId === 0n ? planPerExecution(statement) : statement);
-  if (!citusSafe(dbLayout(db))) return db.query<LogRow>(planned(logsSql(query)));
+  const layout = dbLayout(db);
+  const planned = (statement: Sql) => (perExecution(query, layout) ? planPerExecution(statement) : statement);
+  if (!citusSafe(layout)) return db.query<LogRow>(planned(logsSql(query)));
   const rows = await db.query<LogRow>(planned(logsSql(query, true)));
   if (query.contractId === 0n) await withEvmAddresses(db, rows);
   return withBlocks(db, rows, query.closeIntervalNs);

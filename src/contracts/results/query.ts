@@ -1,7 +1,7 @@
 /** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { INT64, type Range, rangeSql } from '../../db/range.ts';
+import { INT64, type Range, contains, emptyRange, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import type { TopLevelSet } from './topLevel.ts';
@@ -53,15 +53,21 @@ const COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id
 export function resultsSql(query: ResultsQuery, citus = false): Sql {
   const dir = direction(query.order);
   const known = query.topLevel !== undefined && !query.internal && query.contractId !== 0n ? query.topLevel : undefined;
-  const page = known
-    ? sql`select * from (
-    (${pageSql(query, [sql`consensus_timestamp > ${known.through.toString()}`], citus)})
+  // the known timestamps in the requested range, probed by key alone: with the range beside them, a
+  // generic plan scans the range and filters on them (every child result of the HTS contract, 48k rows)
+  const probes = known?.timestamps.filter((t) => contains(query.timestamp, t, INT64)) ?? [];
+  const after = known && pageSql(query, [sql`consensus_timestamp > ${known.through.toString()}`], citus);
+  const page = !known
+    ? pageSql(query, [], citus)
+    : probes.length === 0
+      ? after!
+      : sql`select * from (
+    (${after!})
     union all
-    (${pageSql({ ...query, perSender: false }, [sql`consensus_timestamp = any(${known.timestamps.map(String)}::bigint[])`], citus)})
+    (${pageSql({ ...query, timestamp: emptyRange<bigint>(), perSender: false }, [sql`consensus_timestamp = any(${probes.map(String)}::bigint[])`], citus)})
   ) known
   order by known.consensus_timestamp ${dir}
-  limit ${query.limit}`
-    : pageSql(query, [], citus);
+  limit ${query.limit}`;
   // Every contract on Citus: the addresses in a statement of their own (withEvmAddresses).
   if (citus && query.contractId === 0n) return page;
   // The contract's address by one primary-key probe per row of the page (for one contract, by its id:
