@@ -54,6 +54,8 @@ export interface Config {
   log: { level: LogLevel };
   /** cache-control of successful answers by the reference's route pattern (response.headers). */
   headers: HeaderSettings;
+  /** This service's additions to the reference's interface (additions.enabled, see service.ts). */
+  additions: { enabled: boolean; filters: boolean; ndjson: { maxItems: number; pageSize: number } };
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
   /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
@@ -212,6 +214,14 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
     },
     log: { level: logLevel(rest) },
     headers: headers(rest),
+    additions: {
+      enabled: bool(rest, 'additions.enabled'),
+      filters: bool(rest, 'additions.enabled') && bool(rest, 'additions.filters'),
+      ndjson: {
+        maxItems: integer(rest, 'additions.ndjson.maxItems', 1, 1_000_000_000),
+        pageSize: integer(rest, 'additions.ndjson.pageSize', 1, 10_000),
+      },
+    },
     server: serverSettings(rest),
     cache: cacheSettings(rest),
     redis: redisSettings(rest),

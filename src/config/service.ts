@@ -31,6 +31,19 @@ export const SERVICE_DEFAULTS: Tree = {
       keyPrefix: 'cqs:',
     },
   },
+  /**
+   * This service's additions to the reference's interface (docs/compatibility.md, "Additions").
+   * `enabled`: whole listings as NDJSON (asked for with Accept) and the Indexed-Through header; off,
+   * every answer is the reference's. `filters`: the `address` filter of the logs listing and
+   * `block.number` ranges on the logs and results listings; these answer requests the reference
+   * rejects (400), so a drop-in leaves them off unless asked.
+   */
+  additions: {
+    enabled: true,
+    filters: false,
+    /** A listing answered as NDJSON: the most items it sends, and how many each of its reads takes. */
+    ndjson: { maxItems: 1_000_000, pageSize: 1000 },
+  },
   server: {
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
@@ -65,6 +78,7 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 /** The key paths of SERVICE_DEFAULTS: honoured, like the reference's keys this service applies. */
 export const SERVICE_KEYS = [
   'db.replicas',
+  'additions',
   'upstream',
   'server',
   'cache.response.immutableMaxAge',

@@ -14,6 +14,8 @@ export interface Answer {
   etag: string;
   cacheControl: string;
   link?: string;
+  /** The Indexed-Through header (an addition, http/cache/pinned.ts): the newest block the answer's data had. */
+  indexedThrough?: string;
 }
 
 /** An answer just computed, with what its route knows of its finality (Page.immutableAfter). */
@@ -37,4 +39,5 @@ export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
 }
 
 /** What an entry costs the in-process tier: its body and a rough allowance for the rest. */
-export const answerBytes = (answer: Answer): number => answer.body.length + answer.etag.length + answer.cacheControl.length + (answer.link?.length ?? 0) + 200;
+export const answerBytes = (answer: Answer): number =>
+  answer.body.length + answer.etag.length + answer.cacheControl.length + (answer.link?.length ?? 0) + (answer.indexedThrough?.length ?? 0) + 200;

@@ -53,6 +53,11 @@ export interface Route {
   cacheControl: string;
   /** The route's documentation (OpenAPI): it never validates requests nor serializes answers. */
   schema?: RouteSchema;
+  /**
+   * A listing's key of its items (`{"<listing>": [...], "links": {"next": ...}}`): such a route also
+   * answers the whole range as NDJSON (server/ndjson.ts).
+   */
+  listing?: string;
   handler: Handler;
 }
 

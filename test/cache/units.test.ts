@@ -94,7 +94,7 @@ test('lifetime: a final 200 lives cache.response.immutableMaxAge once the networ
 
 test('a server\'s settled bound: read at most once per second, concurrent callers share the read, a failure settles nothing', async () => {
   let clock = 0;
-  const memo = new SettledMemo(1000, () => clock);
+  const memo = new SettledMemo<bigint>(1000, () => clock);
   let reads = 0;
   let release: (value: bigint) => void = () => {};
   const read = () => (reads++, new Promise<bigint | undefined>((resolve) => (release = resolve)));

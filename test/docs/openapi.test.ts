@@ -75,11 +75,19 @@ test('the paths are exactly the contract routes, named as the reference names th
 test('query parameters: operator forms as string patterns, repeatable filters as arrays', () => {
   const logs = document.paths['/api/v1/contracts/{contractIdOrAddress}/results/logs']!.get!;
   const query = Object.fromEntries((logs.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
-  assert.deepEqual(Object.keys(query), ['index', 'limit', 'order', 'timestamp', 'topic0', 'topic1', 'topic2', 'topic3']);
+  assert.deepEqual(Object.keys(query), ['index', 'limit', 'order', 'timestamp', 'topic0', 'topic1', 'topic2', 'topic3', 'block.number']);
+  // the additions (issue 27): block.number ranges, 0x hex or decimal
+  const block = new RegExp((query['block.number']!.items as { pattern: string }).pattern);
+  for (const value of ['80000000', 'gte:0x4c4b400', 'lt:1', 'eq:5']) assert.match(value, block);
+  for (const value of ['ne:1', 'gte:', 'x:1', '1.5']) assert.doesNotMatch(value, block);
   const timestamp = new RegExp((query.timestamp!.items as { pattern: string }).pattern);
   for (const value of ['1748736000', 'gte:1748736000.5', 'lt:1748736000.000000001', 'eq:1']) assert.match(value, timestamp);
   for (const value of ['ne:1', 'gte:', 'x:1', '1748736000.1234567890']) assert.doesNotMatch(value, timestamp);
   assert.deepEqual(query.order, { type: 'string', enum: ['asc', 'desc'], default: 'desc' });
+  // listings document their NDJSON answer and the Indexed-Through header
+  const ok = logs.responses!['200'] as unknown as { content: Record<string, unknown>; headers: Record<string, unknown> };
+  assert.deepEqual(Object.keys(ok.content).sort(), ['application/json', 'application/x-ndjson']);
+  assert.ok(ok.headers['Indexed-Through']);
 });
 
 test('Swagger UI at /api/v1/docs (with and without the slash), its files from node_modules, no CDN', async () => {

@@ -10,6 +10,7 @@ import { actionsSchema } from './schema.ts';
 
 export const actionsRoute: Route = {
   path: '/api/v1/contracts/results/:transactionIdOrHash/actions',
+  listing: 'actions',
   cacheControl: 'public, max-age=600',
   schema: actionsSchema,
   async handler(request) {

@@ -6,9 +6,9 @@ import {
   RANGE_OPERATORS,
   SERVICE_UNAVAILABLE,
   TRANSACTION_ID_OR_HASH,
-  ok,
   order,
   repeatedFilter,
+  listingOk,
 } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
@@ -29,7 +29,7 @@ export const actionsSchema: RouteSchema = {
     },
   },
   response: {
-    200: ok('ContractActionsResponse'),
+    200: listingOk('ContractActionsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,

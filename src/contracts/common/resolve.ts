@@ -35,3 +35,16 @@ export async function resolveSender(db: Db, hex: string, config: Config): Promis
   if (ids.length > 1) throw badRequest(`${invalidParameter('from')} - more than one entity has the evm address 0x${hex}`);
   return ids[0]!;
 }
+
+/**
+ * The contract ids of several references, without answering 404 for an address no contract has:
+ * it matches nothing (the `address` filter of the logs listing, an addition). Distinct, in order.
+ */
+export async function resolveContracts(db: Db, refs: readonly ContractRef[]): Promise<bigint[]> {
+  const ids = new Set<bigint>();
+  for (const ref of refs) {
+    if (ref.kind === 'id') ids.add(ref.id);
+    else for (const id of await findEntityIdsByEvmAddress(db, { hex: ref.hex, shard: ref.shard, realm: ref.realm, contractsOnly: true })) ids.add(id);
+  }
+  return [...ids];
+}

@@ -14,6 +14,7 @@ import { contractsSchema } from './schema.ts';
 
 export const contractsRoute: Route = {
   path: '/api/v1/contracts',
+  listing: 'contracts',
   cacheControl: 'public, max-age=10',
   schema: contractsSchema,
   async handler(request) {

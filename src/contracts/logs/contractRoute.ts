@@ -5,6 +5,7 @@ import { contractListingRef, parseContractPath } from '../../http/request/contra
 import { parseFilters } from '../../http/request/filters.ts';
 import type { Route } from '../../http/route.ts';
 import { resolveContract } from '../common/resolve.ts';
+import { withBlockRange } from '../common/blockRange.ts';
 import { type LogFilters, LOG_RULES, checkTopicTimestamps, collapseTimestamps, parseLogFilters, queryBoxes, timestampsToNs, topicValues, validateLogFilters } from './params.ts';
 import { findLogs } from './query.ts';
 import { type LogView, logView } from './view.ts';
@@ -37,9 +38,12 @@ export function logsNextLink(request: LinkRequest, bounds: LogFilters, page: Pag
 
 export const contractLogsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results/logs',
+  listing: 'logs',
   cacheControl: 'public, max-age=1',
   schema: contractLogsSchema,
-  async handler(request) {
+  async handler(incoming) {
+    // block.number (an addition): the request for the blocks' consensus range instead
+    const { request, empty } = await withBlockRange(incoming);
     const { config, db, params } = request;
     const path = parseContractPath(params.contractId!);
     const validated = parseFilters(request.query, LOG_RULES, config.query.maxRepeatedQueryParameters);
@@ -52,7 +56,7 @@ export const contractLogsRoute: Route = {
     validateLogFilters(bounds);
     const boxes = queryBoxes(bounds);
     const page = paging(filters, config, 'desc');
-    if (boxes.length === 0) return EMPTY;
+    if (boxes.length === 0 || empty) return EMPTY;
 
     const { limit, order } = page;
     const closeIntervalNs = config.query.maxRecordFileCloseIntervalNs;

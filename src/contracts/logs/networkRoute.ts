@@ -15,6 +15,8 @@ import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts'
 import { lastValues } from './contractRoute.ts';
 import { type LogView, logView } from './view.ts';
 import { parseResultByTransactionParams } from '../common/transactionPath.ts';
+import { withBlockRange } from '../common/blockRange.ts';
+import { resolveContracts } from '../common/resolve.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from './params.ts';
 import { findLogs, findTransactionsByHash } from './query.ts';
@@ -34,16 +36,20 @@ interface LogsPage {
 
 export const networkLogsRoute: Route = {
   path: '/api/v1/contracts/results/logs',
+  listing: 'logs',
   cacheControl: 'public, max-age=10',
   schema: networkLogsSchema,
-  async handler(request) {
-    const { config, query, path } = request;
+  async handler(incoming) {
+    const { path } = incoming;
     // The router decodes the path and matches literal segments in any case; the reference does
     // neither (see byTransaction).
     const [results, logsSegment] = path.replace(/\/$/, '').split('/').slice(-2) as [string, string];
     if (results.includes('%') || (logsSegment !== 'logs' && decodedSegment(logsSegment) === 'logs')) throw notFound();
-    if (logsSegment.includes('%')) byTransaction(decodedSegment(logsSegment), query, config);
-    const page = await networkLogs(request);
+    if (logsSegment.includes('%')) byTransaction(decodedSegment(logsSegment), incoming.query, incoming.config);
+    // block.number (an addition): the request for the blocks' consensus range instead
+    const { request, empty } = await withBlockRange(incoming);
+    const { config, query } = request;
+    const page = await networkLogs(request, empty);
     if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
     const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
     const listing = listingPage('logs', page.logs, next);
@@ -51,13 +57,18 @@ export const networkLogsRoute: Route = {
   },
 };
 
-async function networkLogs(request: RequestContext): Promise<LogsPage> {
+/** `empty`: a `block.number` range without a block (blockRange.ts): the valid request answers nothing. */
+async function networkLogs(request: RequestContext, empty = false): Promise<LogsPage> {
   const { config, db, now } = request;
-  const { filters, bounds, hash } = parseNetworkLogsParams(request.query, config);
+  const { filters, bounds, hash, addresses } = parseNetworkLogsParams(request.query, config);
   const page = paging(filters, config, 'desc');
   const { limit, order } = page;
   const conditions = timestampConditions(bounds);
   checkTimestampRange(conditions, hash !== undefined);
+  if (empty) return { logs: [], order, linkValues: null };
+  // the `address` filter (an addition): an address no contract has matches nothing
+  const contractIds = addresses && (await resolveContracts(db, addresses));
+  if (contractIds?.length === 0) return { logs: [], order, linkValues: null };
 
   let timestamp: LogFilters['timestamp'];
   let bound: bigint | undefined;
@@ -93,7 +104,15 @@ async function networkLogs(request: RequestContext): Promise<LogsPage> {
   const rows =
     boxes.length === 0
       ? []
-      : await findLogs(db, { contractId: 0n, boxes, topics: topicValues(filters), order, limit, closeIntervalNs: config.query.maxRecordFileCloseIntervalNs });
+      : await findLogs(db, {
+          contractId: 0n,
+          ...(contractIds ? { contractIds } : {}),
+          boxes,
+          topics: topicValues(filters),
+          order,
+          limit,
+          closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+        });
   const blocks = pageBlocks(rows);
   const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
   const result: LogsPage = { logs, order, linkValues: linkValues(bounds, page, logs, bound) };

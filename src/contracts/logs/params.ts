@@ -12,6 +12,7 @@ import { invalidParameter } from '../../http/request/messages.ts';
 import { hashDigits, isHash32Or48, isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
 import { anyOperator, eqOnly, type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
 import type { ParsedQuery } from '../../http/request/query.ts';
+import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../http/request/contract.ts';
 import { isOutOfRange, type TimestampCondition } from '../common/networkTimestamps.ts';
 
 export const TOPIC_KEYS = ['topic0', 'topic1', 'topic2', 'topic3'] as const;
@@ -208,16 +209,31 @@ export function queryBoxes({ timestamp: t, index: i }: LogFilters): Box[] {
 
 const RULES = new Map([...LOG_RULES, ['timestamp', TIMESTAMP_SYNTAX_RULE], ['transaction.hash', eqOnly(isHash32Or48)]]);
 
+/** With the additions on: `address`, contracts in every form the path takes (eq only, repeatable). */
+const ADDITION_RULES = new Map([...RULES, ['address', eqOnly(isContractPathSyntax)]]);
+
 export interface NetworkLogsParams {
   filters: Filter[];
   bounds: LogFilters;
   /** The 32- or 48-byte hash of `transaction.hash`. */
   hash?: Buffer;
+  /** The contracts of the `address` filters (an addition), in query order; undefined without any. */
+  addresses?: ContractRef[];
+}
+
+/** An `address` value as the contract it names (the syntax passed its rule; a value out of range is a 400). */
+function addressRef(value: string, config: Config): ContractRef {
+  try {
+    return contractListingRef(parseContractPath(value), config);
+  } catch {
+    throw badRequest(invalidParameter('address'));
+  }
 }
 
 /** Validation, the timestamp collapse, the topic rule, then one pass for bounds and the hash, then the bound rules. */
 export function parseNetworkLogsParams(query: ParsedQuery, config: Config): NetworkLogsParams {
-  const filters = collapseTimestamps(timestampsToNs(parseFilters(query, RULES, config.query.maxRepeatedQueryParameters)));
+  const rules = config.additions.filters ? ADDITION_RULES : RULES;
+  const filters = collapseTimestamps(timestampsToNs(parseFilters(query, rules, config.query.maxRepeatedQueryParameters)));
   checkTopicTimestamps(filters, config);
   const bounds: LogFilters = { timestamp: {}, index: {} };
   let hash: Buffer | undefined;
@@ -230,7 +246,8 @@ export function parseNetworkLogsParams(query: ParsedQuery, config: Config): Netw
     }
   }
   validateLogFilters(bounds);
-  return hash === undefined ? { filters, bounds } : { filters, bounds, hash };
+  const addresses = filters.filter((f) => f.key === 'address').map((f) => addressRef(f.value, config));
+  return { filters, bounds, ...(hash === undefined ? {} : { hash }), ...(addresses.length > 0 ? { addresses } : {}) };
 }
 
 /** The user's timestamp bounds as conditions (ns). */

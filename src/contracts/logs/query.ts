@@ -10,7 +10,13 @@ import { withBlocks } from './blocks.ts';
 import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
+  /** 0: every contract (or those of contractIds). */
   contractId: bigint;
+  /**
+   * Several contracts (the `address` filter of every contract's logs, an addition), each read by an
+   * ordered scan of its own and merged; undefined: contractId alone says.
+   */
+  contractIds?: readonly bigint[];
   /** The union of these boxes is searched; at least one. */
   boxes: readonly Box[];
   /** Values of each topic filter (OR within a key, AND across keys). */
@@ -42,10 +48,17 @@ function hull(boxes: readonly Box[]): { from?: bigint; to?: bigint } {
   };
 }
 
-/** The conditions every box shares: the contract (none for id 0, the network-wide listing) and the topics. */
-function commonConditions(query: Pick<LogQuery, 'contractId' | 'topics'>): Sql[] {
+/**
+ * The conditions every box shares: the contract (none for id 0, the network-wide listing; the listed
+ * ones, unless each is scanned on its own: `perContract`) and the topics.
+ */
+function commonConditions(query: Pick<LogQuery, 'contractId' | 'contractIds' | 'topics'>, perContract = false): Sql[] {
   const where: Sql[] = [];
   if (query.contractId !== 0n) where.push(sql`cl.contract_id = ${query.contractId.toString()}`);
+  const ids = query.contractIds;
+  if (ids !== undefined && !perContract) {
+    where.push(ids.length === 1 ? sql`cl.contract_id = ${ids[0]!.toString()}` : sql`cl.contract_id = any(${ids.map(String)}::bigint[])`);
+  }
   for (const key of TOPIC_KEYS) {
     const values = query.topics.get(key);
     // one value stays a plain comparison, so that an index on (topicN, consensus_timestamp) delivers rows in order
@@ -67,23 +80,39 @@ const allSingle = (boxes: readonly Box[]): boolean =>
  * listing at scale 30, against 1 ms for one box), while each box alone is an ordered index scan
  * that stops after `limit` matches.
  */
-function pageSql(query: LogQuery, where: Sql): Sql {
+function pageSql(query: LogQuery, where: Sql, citus: boolean): Sql {
   const dir = direction(query.order);
+  const ids = query.contractIds;
+  // several contracts: one ordered scan of each contract's index, merged (`= any(...)` reads every log
+  // of every contract in the range and sorts them); Citus refuses a LIMIT in a lateral subquery over shards
+  const perContract = ids !== undefined && ids.length > 1 && !citus;
+  const scan = (conditions: Sql) =>
+    perContract
+      ? sql`(select x.* from unnest(${ids.map(String)}::bigint[]) as c(id)
+    cross join lateral (
+      select ${COLUMNS}
+      from contract_log cl
+      where cl.contract_id = c.id and ${conditions}
+      order by cl.consensus_timestamp ${dir}
+      limit ${query.limit}
+    ) x
+    order by x.consensus_timestamp ${dir}
+    limit ${query.limit})`
+      : sql`(select ${COLUMNS}
+    from contract_log cl
+    where ${conditions}
+    order by cl.consensus_timestamp ${dir}
+    limit ${query.limit})`;
   if (query.boxes.length < 2 || allSingle(query.boxes)) {
+    if (perContract) return scan(logConditions(query, true));
     return sql`select ${COLUMNS}
   from contract_log cl
   where ${where}
   order by cl.consensus_timestamp ${dir}
   limit ${query.limit}`;
   }
-  const common = commonConditions(query);
-  const parts = query.boxes.map(
-    (box) => sql`(select ${COLUMNS}
-    from contract_log cl
-    where ${and([...common, ...boxConditions(box)])}
-    order by cl.consensus_timestamp ${dir}
-    limit ${query.limit})`,
-  );
+  const common = commonConditions(query, perContract);
+  const parts = query.boxes.map((box) => scan(and([...common, ...boxConditions(box)])));
   return sql`select * from (${join(parts, ' union all ')}) boxes
   order by consensus_timestamp ${dir}
   limit ${query.limit}`;
@@ -96,8 +125,8 @@ function pageSql(query: LogQuery, where: Sql): Sql {
  * bounded; boxes that each hold a single timestamp become `consensus_timestamp = any(...)` probes
  * instead of a hull (their timestamps may be far apart).
  */
-export function logConditions(query: Pick<LogQuery, 'contractId' | 'boxes' | 'topics'>): Sql {
-  const where = commonConditions(query);
+export function logConditions(query: Pick<LogQuery, 'contractId' | 'contractIds' | 'boxes' | 'topics'>, perContract = false): Sql {
+  const where = commonConditions(query, perContract);
   const boxes = query.boxes;
   if (boxes.length === 1) {
     where.push(...boxConditions(boxes[0]!));
@@ -145,7 +174,7 @@ export function logsSql(query: LogQuery, citus = false): Sql {
       ? sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`
       : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
   const logs = sql`with page as (
-  ${pageSql(query, where)}
+  ${pageSql(query, where, citus)}
 ), edge as (
   select ${edge}(consensus_timestamp) as ts from page
 ), logs as (
@@ -189,14 +218,16 @@ order by l.consensus_timestamp ${dir}, l.index ${dir}`;
  * - every contract's logs with topics: yes. Two topic equalities make a generic plan expect one row,
  *   read the whole range and sort it (1.1 s for a week); planned for its values, a common topic is an
  *   ordered walk that stops after a page and a rare one takes a topic index.
- * - one contract's logs with topics: only with the recommended topic indexes. Without them the
+ * - one contract's logs (or the listed contracts' of the `address` filter) with topics: only with the
+ *   recommended topic indexes. Without them the
  *   contract's index is the only bounded plan, and a custom plan that expects few matches takes the
  *   whole range's primary key instead (0.5-0.7 s against 0.25-0.3 s); with them a custom plan takes a
  *   topic index for a rare topic (0.5 ms against 0.25 s for the contract's index).
  * - no topic: never: the ordered walk of the contract's (or the primary) index is right for any values.
  */
-export function perExecution(query: Pick<LogQuery, 'contractId' | 'topics'>, layout: DbLayout | undefined): boolean {
-  return query.topics.size > 0 && (query.contractId === 0n || hasTopicIndexes(layout));
+export function perExecution(query: Pick<LogQuery, 'contractId' | 'contractIds' | 'topics'>, layout: DbLayout | undefined): boolean {
+  const everyContract = query.contractId === 0n && query.contractIds === undefined;
+  return query.topics.size > 0 && (everyContract || hasTopicIndexes(layout));
 }
 
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {

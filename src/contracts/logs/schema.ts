@@ -1,6 +1,6 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results/logs. */
 import { LOGS_FILTERING } from '../../http/docs/logsDescription.ts';
-import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, ok, SERVICE_UNAVAILABLE, singleFilter } from '../../http/docs/parameters.ts';
+import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, SERVICE_UNAVAILABLE, singleFilter, listingOk, BLOCK_NUMBER_RANGE, LOG_ADDRESS } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractLogsSchema: RouteSchema = {
@@ -12,9 +12,9 @@ export const contractLogsSchema: RouteSchema = {
     LOGS_FILTERING,
   tags: ['contracts'],
   params: { type: 'object', required: ['contractId'], properties: { contractId: CONTRACT_ID_OR_ADDRESS } },
-  querystring: { type: 'object', properties: logFilters('The consensus timestamp of the logs.') },
+  querystring: { type: 'object', properties: { ...logFilters('The consensus timestamp of the logs.'), 'block.number': BLOCK_NUMBER_RANGE } },
   response: {
-    200: ok('ContractLogsResponse'),
+    200: listingOk('ContractLogsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,
@@ -38,6 +38,8 @@ export const networkLogsSchema: RouteSchema = {
       ...logFilters(
         'The consensus timestamp of the logs. With query.bindTimestampRange, an open range is bound to query.maxTransactionsTimestampRange.',
       ),
+      'block.number': BLOCK_NUMBER_RANGE,
+      address: LOG_ADDRESS,
       'transaction.hash': singleFilter(
         ['eq'],
         '(0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})',
@@ -46,7 +48,7 @@ export const networkLogsSchema: RouteSchema = {
     },
   },
   response: {
-    200: ok('ContractLogsResponse'),
+    200: listingOk('ContractLogsResponse'),
     400: BAD_REQUEST,
     503: SERVICE_UNAVAILABLE,
   },

@@ -10,6 +10,7 @@ import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
 import type { Route } from '../../http/route.ts';
 import { resolveContract, resolveSender } from '../common/resolve.ts';
+import { withBlockRange } from '../common/blockRange.ts';
 import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { topLevelMemo } from './topLevel.ts';
@@ -35,14 +36,18 @@ const EMPTY = listingPage('results', [], null);
 
 export const contractResultsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results',
+  listing: 'results',
   cacheControl: 'public, max-age=1',
   schema: contractResultsSchema,
-  async handler(request) {
+  async handler(incoming) {
+    // block.number ranges (an addition): the request for their consensus range instead
+    const { request, empty } = await withBlockRange(incoming, true);
     const { config, db, params } = request;
     const path = parseContractPath(params.contractId!);
     const query = parseResultsParams(request.query, config);
     const contractId = await resolveContract(db, contractListingRef(path, config));
     const sender = await senderRange(db, query.senders, config);
+    if (empty) return EMPTY;
 
     let timestamp = query.timestamp;
     if (query.block !== undefined) {

@@ -9,6 +9,7 @@ import type { Page, Route } from '../../http/route.ts';
 import { findBlock, senderRange } from './contractRoute.ts';
 import { transactionIndexes } from './params.ts';
 import type { DetailedResultRow } from '../common/detailedResult.ts';
+import { withBlockRange } from '../common/blockRange.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
 import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
 import { findPageExtras, findResults } from './query.ts';
@@ -19,11 +20,14 @@ const EMPTY = listingPage('results', [], null);
 
 export const networkResultsRoute: Route = {
   path: '/api/v1/contracts/results',
+  listing: 'results',
   cacheControl: 'public, max-age=10',
   schema: networkResultsSchema,
-  async handler(request) {
-    const { config, db, path, now } = request;
-    checkResultsPath(path);
+  async handler(incoming) {
+    checkResultsPath(incoming.path);
+    // block.number ranges (an addition): the request for their consensus range instead
+    const { request, empty } = await withBlockRange(incoming, true);
+    const { config, db, now } = request;
     const query = parseNetworkResultsParams(request.query, config);
     const sender = await senderRange(db, query.senders, config);
     const conditions = [...query.timestamps];
@@ -34,6 +38,7 @@ export const networkResultsRoute: Route = {
     }
     checkTimestampRange(query);
     const indexes = transactionIndexes(query.transactionIndexes);
+    if (empty) return EMPTY;
     const { limit, order } = query.paging;
     const { range: timestamp, next: bound, upperBound } = await normalizeTimestamps(conditions, {
       enabled: config.query.bindTimestampRange,

@@ -1,5 +1,5 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results. */
-import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, ok, RESULT_FILTERS, SERVICE_UNAVAILABLE, timestampFilter, TRANSACTION_INDEX } from '../../http/docs/parameters.ts';
+import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, RESULT_FILTERS, SERVICE_UNAVAILABLE, timestampFilter, TRANSACTION_INDEX, listingOk } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractResultsSchema: RouteSchema = {
@@ -19,7 +19,7 @@ export const contractResultsSchema: RouteSchema = {
     },
   },
   response: {
-    200: ok('ContractResultsResponse'),
+    200: listingOk('ContractResultsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,
@@ -47,7 +47,7 @@ export const networkResultsSchema: RouteSchema = {
     },
   },
   response: {
-    200: ok('NetworkContractResultsResponse'),
+    200: listingOk('NetworkContractResultsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,

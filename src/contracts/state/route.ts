@@ -9,6 +9,7 @@ import { contractStateSchema } from './schema.ts';
 
 export const contractStateRoute: Route = {
   path: '/api/v1/contracts/:contractId/state',
+  listing: 'state',
   cacheControl: 'public, max-age=1',
   schema: contractStateSchema,
   async handler(request) {

@@ -6,10 +6,10 @@ import {
   NOT_FOUND,
   RANGE_OPERATORS,
   SERVICE_UNAVAILABLE,
-  ok,
   order,
   repeatedFilter,
   timestampFilter,
+  listingOk,
 } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
@@ -32,7 +32,7 @@ export const contractStateSchema: RouteSchema = {
     },
   },
   response: {
-    200: ok('ContractStateResponse'),
+    200: listingOk('ContractStateResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,

@@ -52,6 +52,7 @@ export function keyNamespace(config: Config, version: string): string {
     query: config.query,
     common: config.common,
     headers: config.headers,
+    additions: config.additions,
   });
   return `${config.cache.keyPrefix}${KEY_FORMAT}:${digest(shaping, 12)}:`;
 }

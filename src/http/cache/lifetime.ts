@@ -35,6 +35,8 @@ export interface ReadBasis {
    * the answer's first statement; undefined when unknown (no record file, a failed read).
    */
   settledThrough: bigint | undefined;
+  /** That record file's block number, where known (the Indexed-Through header). */
+  settledBlock?: bigint | undefined;
   /** A statement of the answer ran on another server than the rest: its data may mix two points of replay. */
   failedOver: boolean;
 }

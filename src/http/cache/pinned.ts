@@ -9,8 +9,9 @@
  */
 import type { Db } from '../../db/db.ts';
 import { withPin } from '../../db/pin.ts';
+import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ReadBasis } from './lifetime.ts';
-import { SettledMemo, readSettled } from './settled.ts';
+import { type Settled, SettledMemo, readSettled } from './settled.ts';
 
 /** What `work` returned, and what its reads tell of its finality. */
 export interface Based<T> {
@@ -18,39 +19,53 @@ export interface Based<T> {
   basis: ReadBasis;
 }
 
+/** Runs later work on the same server as the pinned work (an answer read in several parts: NDJSON). */
+export type Stay = <U>(work: () => Promise<U>) => Promise<U>;
+
 /** Runs `work` (an answer's computation) pinned, with its bound read before it. */
-export type PinnedCompute = <T>(work: () => Promise<T>) => Promise<Based<T>>;
+export type PinnedCompute = <T>(work: (stay: Stay) => Promise<T>) => Promise<Based<T>>;
 
 /** The memo's key of a Db without pins: its one server. */
 const ONLY_SERVER = '';
 
 export function pinnedCompute(db: Db, refreshMs?: number): PinnedCompute {
-  const memos = new Map<string, SettledMemo>();
-  const memoOf = (server: string): SettledMemo => {
+  const memos = new Map<string, SettledMemo<Settled>>();
+  const memoOf = (server: string): SettledMemo<Settled> => {
     let memo = memos.get(server);
     if (memo === undefined) memos.set(server, (memo = new SettledMemo(refreshMs)));
     return memo;
   };
 
-  return async <T>(work: () => Promise<T>): Promise<Based<T>> => {
+  return async <T>(work: (stay: Stay) => Promise<T>): Promise<Based<T>> => {
     const pin = db.pin?.();
     if (pin === undefined) {
-      const settledThrough = await memoOf(ONLY_SERVER).get(() => readSettled(db));
-      return { value: await work(), basis: { settledThrough, failedOver: false } };
+      const settled = await memoOf(ONLY_SERVER).get(() => readSettled(db));
+      return { value: await work((later) => later()), basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: false } };
     }
     return withPin(pin, async () => {
       try {
         // a read that ran elsewhere (its server went away meanwhile) is no bound of the pin's server
-        const settledThrough = await memoOf(pin.server).get(async () => {
+        const settled = await memoOf(pin.server).get(async () => {
           const value = await readSettled(db);
           return pin.failedOver ? undefined : value;
         });
-        const value = await work();
-        return { value, basis: { settledThrough, failedOver: pin.failedOver } };
+        const value = await work((later) => withPin(pin, later));
+        return { value, basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: pin.failedOver } };
       } finally {
         // the server went away: when it is back, its bound is read afresh
         if (pin.failedOver) memos.delete(pin.server);
       }
     });
   };
+}
+
+/**
+ * The Indexed-Through header of an answer computed on `basis` (an addition): the newest record file
+ * its server had before the answer's first statement, `block=<number>; timestamp=<seconds.nanos>`.
+ * Everything through that block is in the answer's data. None when unknown, or when a statement of
+ * the answer ran on another server (failover).
+ */
+export function indexedThrough(basis: ReadBasis): string | undefined {
+  if (basis.failedOver || basis.settledThrough === undefined || basis.settledBlock === undefined) return undefined;
+  return `block=${basis.settledBlock}; timestamp=${formatTimestamp(basis.settledThrough)}`;
 }

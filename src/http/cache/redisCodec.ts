@@ -14,6 +14,8 @@ interface Fields {
   e: string;
   c: string;
   l?: string;
+  /** Indexed-Through. */
+  i?: string;
   /** The body is gzipped. */
   z?: 1;
 }
@@ -44,6 +46,7 @@ export async function encodeAnswer(answer: Answer, compress: boolean): Promise<B
   const zipped = compress && answer.body.length >= COMPRESS_THRESHOLD;
   const fields: Fields = { s: answer.status, e: answer.etag, c: answer.cacheControl };
   if (answer.link !== undefined) fields.l = answer.link;
+  if (answer.indexedThrough !== undefined) fields.i = answer.indexedThrough;
   if (zipped) fields.z = 1;
   return Buffer.concat([Buffer.from(`${JSON.stringify(fields)}\n`), zipped ? await gzipBody(answer.body) : answer.body]);
 }
@@ -57,9 +60,17 @@ export function decodeAnswer(value: Buffer): Answer | undefined {
     fields = JSON.parse(value.subarray(0, end).toString('utf8')) as Partial<Fields>;
     if ((fields.s !== 200 && fields.s !== 206) || typeof fields.e !== 'string' || typeof fields.c !== 'string') return undefined;
     if (fields.l !== undefined && typeof fields.l !== 'string') return undefined;
+    if (fields.i !== undefined && typeof fields.i !== 'string') return undefined;
     const stored = value.subarray(end + 1);
     const body = fields.z === 1 ? gunzipSync(stored) : Buffer.from(stored);
-    return { status: fields.s, body, etag: fields.e, cacheControl: fields.c, ...(fields.l === undefined ? {} : { link: fields.l }) };
+    return {
+      status: fields.s,
+      body,
+      etag: fields.e,
+      cacheControl: fields.c,
+      ...(fields.l === undefined ? {} : { link: fields.l }),
+      ...(fields.i === undefined ? {} : { indexedThrough: fields.i }),
+    };
   } catch {
     return undefined;
   }

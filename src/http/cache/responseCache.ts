@@ -16,7 +16,7 @@ import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';
 import { type LocalEntry, LocalTier } from './localTier.ts';
 import { type CacheMetrics, cacheMetrics } from './metrics.ts';
-import { type Based, pinnedCompute } from './pinned.ts';
+import { type Based, indexedThrough, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
 
 /** An answer the in-process tier holds, as it is served now, and the route that computed it. */
@@ -91,7 +91,9 @@ export function createResponseCache({ config, db, logger, version }: ResponseCac
       metrics.computed('no');
       throw err;
     }
-    const { immutableAfter, ...answer } = computed.value;
+    const { immutableAfter, ...computedAnswer } = computed.value;
+    const header = config.additions.enabled ? indexedThrough(computed.basis) : undefined;
+    const answer: Answer = header === undefined ? computedAnswer : { ...computedAnswer, indexedThrough: header };
     const lifetime = lifetimeMs(computed.value, settings.immutableMaxAgeMs, computed.basis);
     metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {

@@ -12,24 +12,34 @@ import { sql } from '../../db/sql.ts';
 
 const REFRESH_MS = 1000;
 
-/** The newest record file's consensus end (ns) where `db` sends the statement; undefined without one, or when the read fails. */
-export async function readSettled(db: Db): Promise<bigint | undefined> {
+/** The newest record file of a server: its consensus end (ns) and its block number. */
+export interface Settled {
+  end: bigint;
+  /** undefined where the row has none. */
+  index: bigint | undefined;
+}
+
+/** The newest record file where `db` sends the statement; undefined without one, or when the read fails. */
+export async function readSettled(db: Db): Promise<Settled | undefined> {
   try {
-    const rows = await db.query<{ consensus_end: string }>(sql`select consensus_end from record_file order by consensus_end desc limit 1`);
-    return rows[0] === undefined ? undefined : BigInt(rows[0].consensus_end);
+    const rows = await db.query<{ consensus_end: string; index: string | null }>(
+      sql`select consensus_end, index from record_file order by consensus_end desc limit 1`,
+    );
+    const row = rows[0];
+    return row === undefined ? undefined : { end: BigInt(row.consensus_end), index: row.index === null || row.index === undefined ? undefined : BigInt(row.index) };
   } catch {
     return undefined;
   }
 }
 
 /** A reader of one server's value: readSettled, as run on that server (a failure counts as undefined). */
-export type SettledReader = () => Promise<bigint | undefined>;
+export type SettledReader<T> = () => Promise<T | undefined>;
 
 /** One server's value, read afresh when older than `refreshMs`; concurrent callers share one read. */
-export class SettledMemo {
-  #value: bigint | undefined;
+export class SettledMemo<T = Settled> {
+  #value: T | undefined;
   #readAt = -Infinity;
-  #reading: Promise<bigint | undefined> | undefined;
+  #reading: Promise<T | undefined> | undefined;
 
   constructor(
     private readonly refreshMs = REFRESH_MS,
@@ -37,7 +47,7 @@ export class SettledMemo {
   ) {}
 
   /** The value, from a read that has completed when the promise resolves (`read` runs only when the value is stale). */
-  get(read: SettledReader): Promise<bigint | undefined> {
+  get(read: SettledReader<T>): Promise<T | undefined> {
     if (this.now() - this.#readAt < this.refreshMs) return Promise.resolve(this.#value);
     this.#reading ??= read()
       .catch(() => undefined)

@@ -123,7 +123,12 @@ export const RESULT_FILTERS: Record<string, JsonSchema> = {
     '(0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})',
     "The block's hash (32 bytes: a prefix of the 48 byte record file hash; or 48 bytes), lower case. Cannot be combined with block.number.",
   ),
-  'block.number': singleFilter(['eq'], '(\\d{1,19}|0x[0-9A-Fa-f]+)', "The block's number, decimal or 0x hex. Cannot be combined with block.hash."),
+  'block.number': repeatedFilter(
+    ['eq', 'gt', 'gte', 'lt', 'lte'],
+    '(\\d{1,19}|0x[0-9A-Fa-f]+)',
+    "The block's number, decimal or 0x hex (`eq`). Cannot be combined with block.hash. Addition (additions.filters): `gt`, `gte`, " +
+      "`lt`, `lte` and several values: the blocks' consensus range, as on the logs listings.",
+  ),
   from: repeatedFilter(
     ALL_OPERATORS,
     '((\\d{1,4}\\.)?\\d{1,5}\\.\\d{1,12}|-?\\d{1,19}|(0x)?[0-9A-Fa-f]{40})',
@@ -158,3 +163,52 @@ export const SERVICE_UNAVAILABLE = errorResponse('Service unavailable: the datab
 
 /** A 200 answer: `description` and the body's component schema. */
 export const ok = (id: string, description = 'OK'): JsonSchema => ({ description, ...ref(id) });
+
+/** The Indexed-Through header of every route's answer (an addition, additions.enabled). */
+const INDEXED_THROUGH = {
+  'Indexed-Through': {
+    description:
+      'Addition (additions.enabled): the newest block (record file) the database held when the answer was read, ' +
+      '`block=<number>; timestamp=<consensus end>`. Everything up to that block is in the answer: a client that asks about a ' +
+      'block at or below it needs no retry.',
+    schema: { type: 'string', pattern: '^block=\\d+; timestamp=\\d+\\.\\d{9}$' },
+  },
+};
+
+/**
+ * A listing's 200 answer: one page as JSON, or (an addition, additions.enabled) with
+ * `Accept: application/x-ndjson` the whole range as NDJSON.
+ */
+export const listingOk = (id: string, description = 'OK'): JsonSchema => ({
+  description,
+  headers: INDEXED_THROUGH,
+  content: {
+    'application/json': { schema: ref(id) },
+    'application/x-ndjson': {
+      schema: {
+        type: 'string',
+        description:
+          'Addition (additions.enabled): every item of the filtered range, one JSON object per line in the listing\'s order ' +
+          '(the concatenation of every page), at most additions.ndjson.maxItems; the last line is a status object: ' +
+          '`{"_status":{"complete":true,"items":N}}`, `{"_status":{"complete":false,"items":N,"next":"<link>"}}` at the maximum, ' +
+          'or the usual error body when a page failed.',
+      },
+    },
+  },
+});
+
+/** `block.number` as a range (an addition, additions.filters): the listing of the blocks' consensus range. */
+export const BLOCK_NUMBER_RANGE: JsonSchema = repeatedFilter(
+  ['eq', 'gt', 'gte', 'lt', 'lte'],
+  '(\\d{1,19}|0x[0-9A-Fa-f]{1,16})',
+  'Addition (additions.filters): blocks by number, decimal or 0x hex, with an optional operator; the answer is the one for the ' +
+    'consensus range from the first block\'s start to the last block\'s end, intersected with `timestamp`.',
+);
+
+/** `address` on every contract's logs (an addition, additions.filters). */
+export const LOG_ADDRESS: JsonSchema = repeatedFilter(
+  ['eq'],
+  '((\\d{1,4}\\.)?\\d{1,5}\\.\\d{1,12}|-?\\d{1,19}|(0x)?[0-9A-Fa-f]{40}|(\\d{1,4}\\.)?(\\d{1,5}\\.)?[A-Fa-f0-9]{40})',
+  'Addition (additions.filters): the logs of these contracts only (1 to query.maxRepeatedQueryParameters values, any form the ' +
+    'path takes: id, EVM address long-zero or create2); an address that is no contract matches nothing.',
+);

@@ -27,6 +27,7 @@ import type { RequestObserver } from './plugins/metrics.ts';
 import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
+import { wantsNdjson } from './ndjson.ts';
 
 export interface FastPathOptions {
   config: Config;
@@ -50,7 +51,8 @@ export function fastPath({ config, cache, logger, observe, refusing }: FastPathO
     const started = performance.now();
     const { method, url, headers } = request;
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
-    if (refusing()) return false;
+    // an NDJSON answer (an addition) is never a cached one
+    if (refusing() || (config.additions.enabled && wantsNdjson(headers.accept))) return false;
     const entry = cache.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
     if (entry === undefined) return false;
     const { answer, route } = entry;
@@ -70,6 +72,7 @@ export function fastPath({ config, cache, logger, observe, refusing }: FastPathO
       'cache-control': answer.cacheControl,
     };
     if (answer.link !== undefined) out.link = answer.link;
+    if (answer.indexedThrough !== undefined) out['indexed-through'] = answer.indexedThrough;
     if (vary !== undefined) out.vary = vary;
     if (encoding !== undefined) out['content-encoding'] = encoding;
     out['content-length'] = String(body.length);

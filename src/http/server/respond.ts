@@ -27,6 +27,7 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer:
   common(reply, answer.body, answer.etag);
   reply.header('cache-control', answer.cacheControl);
   if (answer.link !== undefined) reply.header('link', answer.link);
+  if (answer.indexedThrough !== undefined) reply.header('indexed-through', answer.indexedThrough);
   if (isFresh(request, answer.etag)) {
     reply.removeHeader('content-type');
     return reply.code(304).send();

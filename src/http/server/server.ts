@@ -15,6 +15,8 @@ import { VERSION } from '../../version.ts';
 import { answerOf } from '../answer.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { createResponseCache } from '../cache/responseCache.ts';
+import { indexedThrough, pinnedCompute } from '../cache/pinned.ts';
+import { ndjsonLines, sendNdjson, wantsNdjson } from './ndjson.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
 import { registerHome } from './plugins/home.ts';
@@ -22,6 +24,7 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { linkOrigin } from './origin.ts';
 import { registerLoadShedding } from './plugins/pressure.ts';
 import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
+import { parseLimit } from '../request/values.ts';
 import { sendAnswer, sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './vary.ts';
@@ -157,15 +160,36 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   if (cache) fastPathHits = fastPath({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
   const { defaultCacheControl } = config.headers;
   /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
+  const { additions } = config;
+  // the reads of an NDJSON answer take pages of additions.ndjson.pageSize (the listings cap `limit` at response.limit.max)
+  const ndjsonConfig: Config = { ...config, response: { ...config.response, limit: { ...config.response.limit, max: additions.ndjson.pageSize } } };
+  /** Answers computed without the cache read the newest record file first too, for Indexed-Through (an addition). */
+  const pinned = additions.enabled ? pinnedCompute(db) : undefined;
   async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {
     const query = parseQuery(rawSearch(url));
     const base = linkBase(request);
-    const compute = async () => {
-      const params = request.params as Record<string, string>;
-      const page = await route.handler({ config, db, query, path, params, linkBase: base, now: clock });
-      return answerOf(page, headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl);
-    };
-    if (!cache) return sendAnswer(request, reply, await compute());
+    const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl;
+    const params = request.params as Record<string, string>;
+    if (additions.enabled && route.listing !== undefined && wantsNdjson(request.headers.accept)) {
+      // the whole range (an addition): never through the response cache
+      // no page size: the reads take pages of their own (a `limit` the route would reject is left for it to reject)
+      const limit = query.get('limit');
+      if (limit === undefined || (typeof limit === 'string' && parseLimit(limit.slice(limit.indexOf(':') + 1), 1) !== undefined)) {
+        query.set('limit', String(additions.ndjson.pageSize));
+      }
+      const context = { config: ndjsonConfig, db, query, path, params, linkBase: base, now: clock };
+      const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
+      const listing = { ...route, listing: route.listing };
+      const { value: lines, basis } = await pinned!((stay) => ndjsonLines({ route: listing, context, maxItems: additions.ndjson.maxItems, onError, stay }));
+      return sendNdjson(reply, lines, cacheControl, indexedThrough(basis));
+    }
+    const compute = async () => answerOf(await route.handler({ config, db, query, path, params, linkBase: base, now: clock }), cacheControl);
+    if (!cache) {
+      if (!pinned) return sendAnswer(request, reply, await compute());
+      const { value, basis } = await pinned(compute);
+      const header = indexedThrough(basis);
+      return sendAnswer(request, reply, header === undefined ? value : { ...value, indexedThrough: header });
+    }
     // the route template goes with the cached copy only when this path reaches the route by itself
     const template = path === rawPath(url) ? request.routeOptions.url : undefined;
     return sendAnswer(request, reply, await cache.answer({ path, query, linkBase: base }, compute, template));

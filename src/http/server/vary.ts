@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { routeFlags } from './routeFlags.ts';
 
-const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(?:json|xml)))/i;
+const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-ndjson|[\w.+-]+\+(?:json|xml)))/i;
 
 /** `current` with Accept-Encoding appended unless present (any case): the `vary` module's rule. */
 export function withAcceptEncoding(current: string | string[] | number | undefined): string {
