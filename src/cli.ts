@@ -9,8 +9,8 @@ import { runServe } from './cli/serve.ts';
 import { ConfigError, type Config, loadConfig } from './config/config.ts';
 
 const USAGE = `Usage:
-  contract-query-service serve [--port N] [--host H] [--data-dir DIR | --memory] [--migrate] [--workers N]
-  contract-query-service seed [--scale N] [--database-url URL | --data-dir DIR] [--force]
+  contract-query-service serve [--port N] [--host H] [--data-dir DIR | --memory] [--migrate] [--workers N] [--live]
+  contract-query-service seed [--scale N] [--database-url URL | --data-dir DIR] [--force] [--live]
   contract-query-service migrate [--database-url URL] [--recommended-indexes]
 
 serve    Serves the API. Without DATABASE_URL (or db.* configuration) it uses an embedded
@@ -20,13 +20,16 @@ serve    Serves the API. Without DATABASE_URL (or db.* configuration) it uses an
          Later starts reuse it. --memory uses a throwaway in-memory database. With DATABASE_URL it
          serves that PostgreSQL as it is, read-only; --migrate first creates the schema if it is
          empty. --workers N (or $WORKERS; PostgreSQL only) runs N processes sharing the port, each
-         with its own pool of db.pool.maxConnections.
+         with its own pool of db.pool.maxConnections. --live (embedded demo only) keeps extending the
+         demo network with a new block every 2 s, stamped with the current time: its logs arrive on
+         the live logs stream (Accept: text/event-stream on the logs listings).
 seed     Writes the demo network at --scale N (default 1: about 6,300 contract results and
          12,500 logs; sizes grow linearly) into PostgreSQL (DATABASE_URL or --database-url), or
          without a URL into the embedded database in --data-dir. Creates the schema in an empty
          database and replaces an earlier demo network. It refuses a database holding data it did
          not create - a mirror node's database belongs to its importer - unless --force, which
-         empties and refills the tables it writes.
+         empties and refills the tables it writes. --live then keeps writing a new block every 2 s
+         (an importer-like writer for tests and benchmarks) until Ctrl-C.
 migrate  Creates the mirror node schema in an empty PostgreSQL database (DATABASE_URL or
          --database-url) and exits. A database already filled by the importer is left alone;
          --recommended-indexes adds the service's recommended indexes to it (CREATE INDEX
@@ -52,6 +55,7 @@ async function main(): Promise<void> {
         'database-url': { type: 'string' },
         scale: { type: 'string', default: '1' },
         force: { type: 'boolean', default: false },
+        live: { type: 'boolean', default: false },
         'recommended-indexes': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -90,6 +94,7 @@ async function main(): Promise<void> {
         dataDir: values['data-dir']!,
         memory: values.memory!,
         url: values['database-url'],
+        live: values.live!,
       });
     default:
       return runServe(config, {
@@ -98,6 +103,7 @@ async function main(): Promise<void> {
         memory: values.memory!,
         migrate: values.migrate!,
         workers: parseWorkers(values.workers!),
+        live: values.live!,
       });
   }
 }

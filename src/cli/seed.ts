@@ -8,9 +8,12 @@ import { SeedInterrupted, type SeedReport, inspectDatabase, ownsData, seedDemo }
 import { type OpenedDatabase, openAdminPostgres, openEmbedded } from './database.ts';
 import { fail, formatCount, signals, status } from './output.ts';
 import { ProgressBar } from './progress.ts';
+import { startLiveWriter } from '../demo/live.ts';
 
 export interface SeedFlags {
   scale: string;
+  /** Then keep writing a block every 2 s (src/demo/live.ts). */
+  live: boolean;
   force: boolean;
   dataDir: string;
   memory: boolean;
@@ -102,7 +105,15 @@ export async function runSeed(config: Config, flags: SeedFlags): Promise<void> {
     fail(`seeding failed, nothing was written: ${(err as Error).message}`);
   }
   progress.end();
-  await opened.close();
   process.stdout.write(summary(report, opened.where, (performance.now() - started) / 1000));
+  if (flags.live) {
+    // an importer-like writer: a block every 2 s until a signal, then the one being written completes
+    status(`writing a new block every 2 s into ${opened.where}; stop with Ctrl-C`);
+    const writer = startLiveWriter(opened.db, 2000, (err) => status(`warning: a block was not written: ${(err as Error).message}`));
+    await new Promise<void>((resolve) => (signals.onSignal = () => resolve()));
+    await writer.stop();
+    status(`wrote ${writer.blocks} blocks`);
+  }
+  await opened.close();
   process.exit(0);
 }

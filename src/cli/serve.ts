@@ -11,6 +11,7 @@ import { openServingDb } from '../db/replicas-open.ts';
 import { type DatabaseWatch, watchDatabase } from '../db/watch.ts';
 import { demoExamples, demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';
+import { startLiveWriter } from '../demo/live.ts';
 import { drainOf } from '../http/server/plugins/drain.ts';
 import { type DemoInfo, SeedInterrupted, inspectDatabase, ownsData, readDemoInfo, seedDemo } from '../demo/seed.ts';
 import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
@@ -25,6 +26,8 @@ const SHUTDOWN_BACKSTOP_MS = 5000;
 const LOG_BUFFER_BYTES = 4096;
 /** ...or every this many ms. */
 const LOG_FLUSH_MS = 250;
+/** A live demo network's block time (--live). */
+const LIVE_BLOCK_MS = 2000;
 /** How long closing the database pool may take during a shutdown. */
 const DATABASE_CLOSE_MS = 3000;
 
@@ -34,6 +37,8 @@ export interface ServeFlags {
   memory: boolean;
   migrate: boolean;
   workers: number;
+  /** Keep extending the embedded demo network with a new block every 2 s (src/demo/live.ts). */
+  live: boolean;
 }
 
 /** A database ready to serve, and the line the banner says about it. */
@@ -163,8 +168,14 @@ async function prepareExternal(config: Config, logger: Logger): Promise<Served> 
   return { db, where, close, line, demo };
 }
 
-function banner(base: string, served: Served, workers: number): string {
+function banner(base: string, served: Served, workers: number, live: boolean): string {
   const lines = [`contract-query-service listening on ${base}`, `  database: ${served.line}`];
+  if (live) {
+    lines.push(
+      '  live: a new block every 2 s, stamped now; watch its logs arrive:',
+      `    curl -N -H 'Accept: text/event-stream' ${base}/api/v1/contracts/results/logs`,
+    );
+  }
   if (workers > 1) lines.push(`  workers: ${workers} processes`);
   const examples = served.demo ? demoExamples(served.demo.facts) : [];
   if (examples.length) {
@@ -184,6 +195,9 @@ export async function runServe(config: Config, flags: ServeFlags): Promise<void>
   // a quarter of a second after they were logged, instead of a write(2) per request line; pino
   // flushes what is left when the process exits.
   const logger = pino({ level: config.log.level }, pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, periodicFlush: LOG_FLUSH_MS }));
+  if (flags.live && config.externalDatabase) {
+    fail('--live extends the embedded demo network; to write live blocks into PostgreSQL use: seed --live --database-url URL', 2);
+  }
   if (flags.workers > 1 && !config.externalDatabase) {
     fail('--workers needs PostgreSQL (DATABASE_URL): the embedded database lives inside one process', 2);
   }
@@ -209,7 +223,8 @@ export async function runServe(config: Config, flags: ServeFlags): Promise<void>
   const port = (app.server.address() as AddressInfo).port;
   // the start-up's log lines come before the banner, not up to LOG_FLUSH_MS after it
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers));
+  if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers, flags.live));
+  const writer = flags.live ? startLiveWriter(served.db, LIVE_BLOCK_MS, (err) => logger.warn({ err }, 'live demo: a block was not written')) : undefined;
 
   const drain = drainOf(app);
   let stopping = false;
@@ -223,6 +238,7 @@ export async function runServe(config: Config, flags: ServeFlags): Promise<void>
       logger.error({ graceMs }, 'shutdown did not finish in time: exiting');
       process.exit(1);
     }, graceMs + SHUTDOWN_BACKSTOP_MS).unref();
+    await writer?.stop();
     // the requests in flight finish (or are cut at the grace) before the pool goes
     const report = await drain.drain(graceMs);
     await app.close();

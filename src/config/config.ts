@@ -56,6 +56,8 @@ export interface Config {
   headers: HeaderSettings;
   /** This service's additions to the reference's interface (additions.enabled, see service.ts). */
   additions: { enabled: boolean; filters: boolean; ndjson: { maxItems: number; pageSize: number } };
+  /** Live logs (live.*, see service.ts). */
+  live: { tickMs: number; maxSubscribers: number; heartbeatMs: number; maxBufferedBytes: number; maxBacklogNs: bigint };
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
   /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
@@ -221,6 +223,13 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
         maxItems: integer(rest, 'additions.ndjson.maxItems', 1, 1_000_000_000),
         pageSize: integer(rest, 'additions.ndjson.pageSize', 1, 10_000),
       },
+    },
+    live: {
+      tickMs: integer(rest, 'live.tickMs', 10, 60_000),
+      maxSubscribers: integer(rest, 'live.maxSubscribers', 0, 10_000_000),
+      heartbeatMs: integer(rest, 'live.heartbeatMs', 100, 3_600_000),
+      maxBufferedBytes: integer(rest, 'live.maxBufferedBytes', 1024, 1_073_741_824),
+      maxBacklogNs: duration(rest, 'live.maxBacklog')[1],
     },
     server: serverSettings(rest),
     cache: cacheSettings(rest),

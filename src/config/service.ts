@@ -44,6 +44,19 @@ export const SERVICE_DEFAULTS: Tree = {
     /** A listing answered as NDJSON: the most items it sends, and how many each of its reads takes. */
     ndjson: { maxItems: 1_000_000, pageSize: 1000 },
   },
+  /** Live logs: the logs listings as Server-Sent Events (an addition, with additions.enabled). */
+  live: {
+    /** How often each process reads what is new (one statement for the new record files and their logs), ms. */
+    tickMs: 500,
+    /** Event streams per process; more get 503. */
+    maxSubscribers: 10000,
+    /** A comment line at least this often (ms), so that proxies keep an idle stream open. */
+    heartbeatMs: 15000,
+    /** Bytes of events that may wait for a client; past that it is closed as a slow consumer. */
+    maxBufferedBytes: 262144,
+    /** How far back a stream may start (its backlog), a duration. */
+    maxBacklog: '7d',
+  },
   server: {
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
@@ -79,6 +92,7 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 export const SERVICE_KEYS = [
   'db.replicas',
   'additions',
+  'live',
   'upstream',
   'server',
   'cache.response.immutableMaxAge',

@@ -3,6 +3,7 @@
  * its handler, and what the handler sees of a request and gives back. Every layer may import this
  * file; it imports only types.
  */
+import type { Registry } from 'prom-client';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
 import type { RouteSchema } from './docs/schema.ts';
@@ -22,6 +23,8 @@ export interface RequestContext {
   linkBase: string;
   /** The current time in ns since the epoch (a test clock may replace the system's). */
   now: () => bigint;
+  /** The Last-Event-ID header of an event-stream request (live logs), where sent. */
+  lastEventId?: string;
 }
 
 /**
@@ -58,8 +61,40 @@ export interface Route {
    * answers the whole range as NDJSON (server/ndjson.ts).
    */
   listing?: string;
+  /** Answers `Accept: text/event-stream` (an addition): a stream of events instead of a page (server/eventStream.ts). */
+  events?: EventsHandler;
+  /** Metrics of the route's own (the live logs' feeds), scraped with the service's; routes may share one. */
+  metrics?: Registry;
   handler: Handler;
 }
+
+/** Where a route's event stream writes (Server-Sent Events; server/eventStream.ts implements it). */
+export interface EventSink {
+  /** Sends one event (`event:`, `id:`, one `data:` line); false when the stream is closed. */
+  send(event: string, id: string, data: string): boolean;
+  /**
+   * Resolves once the client has taken what was sent (or the stream closed): a producer that sets
+   * its own pace (a backlog read page by page) waits for it before the next page.
+   */
+  drained(): Promise<void>;
+  /**
+   * The slow-consumer rule, for events that come at the network's pace: when more than the limit
+   * waits for the client, it is closed with a last event saying why. False when the stream is closed.
+   */
+  keepUp(): boolean;
+  /** Ends the stream with a last `error` event whose data is the error body with `message`. */
+  close(message: string): void;
+  /** True once the client went away or the stream was closed. */
+  readonly isClosed: boolean;
+  /** Resolves when the stream is closed, for whatever reason. */
+  readonly closed: Promise<void>;
+}
+
+/**
+ * A route's event stream: the request is checked first (a rejected one is answered as usual: 400,
+ * 404, 503), then the stream runs until the client goes away or the sink is closed.
+ */
+export type EventsHandler = (context: RequestContext) => Promise<(sink: EventSink) => Promise<void>>;
 
 /** The cache-control a route's answers carry under this configuration (response.headers). */
 export const cacheControlOf = (route: Route, config: Config): string =>

@@ -11,6 +11,8 @@ import { findLogs } from './query.ts';
 import { type LogView, logView } from './view.ts';
 import { contractLogsSchema } from './schema.ts';
 import { pageBlocks } from './blocks.ts';
+import { liveLogs } from './live/stream.ts';
+import { liveFeedRegistry } from './live/feed.ts';
 
 const EMPTY = listingPage('logs', [], null);
 
@@ -39,6 +41,8 @@ export function logsNextLink(request: LinkRequest, bounds: LogFilters, page: Pag
 export const contractLogsRoute: Route = {
   path: '/api/v1/contracts/:contractId/results/logs',
   listing: 'logs',
+  metrics: liveFeedRegistry,
+  events: liveLogs(false),
   cacheControl: 'public, max-age=1',
   schema: contractLogsSchema,
   async handler(incoming) {

@@ -22,6 +22,8 @@ import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from
 import { findLogs, findTransactionsByHash } from './query.ts';
 import { networkLogsSchema } from './schema.ts';
 import { pageBlocks } from './blocks.ts';
+import { liveLogs } from './live/stream.ts';
+import { liveFeedRegistry } from './live/feed.ts';
 
 const filter = (operator: Filter['operator'], value: bigint): Filter => ({ key: 'timestamp', operator, value: value.toString() });
 
@@ -37,6 +39,8 @@ interface LogsPage {
 export const networkLogsRoute: Route = {
   path: '/api/v1/contracts/results/logs',
   listing: 'logs',
+  metrics: liveFeedRegistry,
+  events: liveLogs(true),
   cacheControl: 'public, max-age=10',
   schema: networkLogsSchema,
   async handler(incoming) {

@@ -28,6 +28,7 @@ import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
 import { wantsNdjson } from './ndjson.ts';
+import { wantsEventStream } from './eventStream.ts';
 
 export interface FastPathOptions {
   config: Config;
@@ -52,7 +53,7 @@ export function fastPath({ config, cache, logger, observe, refusing }: FastPathO
     const { method, url, headers } = request;
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
     // an NDJSON answer (an addition) is never a cached one
-    if (refusing() || (config.additions.enabled && wantsNdjson(headers.accept))) return false;
+    if (refusing() || (config.additions.enabled && (wantsNdjson(headers.accept) || wantsEventStream(headers.accept)))) return false;
     const entry = cache.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
     if (entry === undefined) return false;
     const { answer, route } = entry;

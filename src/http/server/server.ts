@@ -3,6 +3,7 @@ import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { Registry } from 'prom-client';
 import type { Config } from '../../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../../db/db.ts';
 import { compressOptions } from '../compression.ts';
@@ -17,6 +18,7 @@ import { type Route, cacheControlOf } from '../route.ts';
 import { createResponseCache } from '../cache/responseCache.ts';
 import { indexedThrough, pinnedCompute } from '../cache/pinned.ts';
 import { ndjsonLines, sendNdjson, wantsNdjson } from './ndjson.ts';
+import { EventStreams, wantsEventStream } from './eventStream.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
 import { registerHome } from './plugins/home.ts';
@@ -156,7 +158,16 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   registerHealth(app, db, () => drain.draining);
   const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
   if (cache) app.addHook('onClose', () => cache.close());
-  const observe = registerMetrics(app, db, cache?.metrics.registry);
+  // live logs (an addition): the event streams of the routes that have them
+  const liveRegistry = new Registry();
+  const streams = config.additions.enabled ? new EventStreams({ config, registry: liveRegistry }) : undefined;
+  if (streams) {
+    drain.onDrain(() => streams.closeAll());
+    // before the server closes: it waits for every connection, and a stream's is open until the stream ends
+    app.addHook('preClose', async () => streams.stop());
+  }
+  const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
+  const observe = registerMetrics(app, db, Registry.merge([liveRegistry, ...routeRegistries, ...(cache ? [cache.metrics.registry] : [])]));
   if (cache) fastPathHits = fastPath({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
   const { defaultCacheControl } = config.headers;
   /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
@@ -170,6 +181,13 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     const base = linkBase(request);
     const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl;
     const params = request.params as Record<string, string>;
+    if (streams && route.events !== undefined && wantsEventStream(request.headers.accept)) {
+      // live (an addition): checked like any request, then a stream; never through the response cache
+      const lastEventId = request.headers['last-event-id'];
+      const context = { config, db, query, path, params, linkBase: base, now: clock, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) };
+      const run = await route.events(context);
+      return streams.serve(request, reply, run, {});
+    }
     if (additions.enabled && route.listing !== undefined && wantsNdjson(request.headers.accept)) {
       // the whole range (an addition): never through the response cache
       // no page size: the reads take pages of their own (a `limit` the route would reject is left for it to reject)

@@ -41,6 +41,7 @@ export class Drain {
   #refused = 0;
   private readonly sockets = new Set<Socket>();
   private readonly inFlight = new Set<ServerResponse>();
+  private readonly drainListeners: Array<() => void> = [];
 
   constructor(private readonly server: HttpServer) {
     server.on('connection', (socket: Socket) => {
@@ -57,6 +58,11 @@ export class Drain {
     return this.#draining;
   }
 
+  /** Runs `listener` when the drain begins (long answers end themselves then: event streams). */
+  onDrain(listener: () => void): void {
+    this.drainListeners.push(listener);
+  }
+
   /** Counts a request answered 503 because of the drain. */
   refused(): void {
     this.#refused++;
@@ -65,6 +71,7 @@ export class Drain {
   async drain(graceMs: number): Promise<DrainReport> {
     const started = performance.now();
     this.#draining = true;
+    for (const listener of this.drainListeners) listener();
     const inFlight = this.inFlight.size;
     for (const response of this.inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
     if (this.server.listening) NetServer.prototype.close.call(this.server);

@@ -1,0 +1,202 @@
+/**
+ * The live logs of one process: once per tick (live.tickMs) one statement reads the record files the
+ * importer committed since the last tick and every log in them, and each log is matched in memory
+ * against every subscriber's filter. The work per tick does not grow with the subscribers: one
+ * statement, and one match per log and subscriber. Only whole blocks are read: a log is delivered
+ * once the record file that holds it is committed, and `through` (the newest record file's end
+ * delivered) only moves with a whole tick. A failed tick is tried again at the next one.
+ *
+ * The feed runs while it has subscribers and stops with the last.
+ */
+import { Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../../../db/db.ts';
+import { citusSafe, dbLayout } from '../../../db/layout.ts';
+import { sql } from '../../../db/sql.ts';
+import { assignRecordFiles } from '../blocks.ts';
+import type { LogRow, RecordFileRow } from '../rows.ts';
+import { type LogView, logView } from '../view.ts';
+
+/** Record files per tick at most: a feed that fell behind catches up a bounded step at a time. */
+const FILES_PER_TICK = 100;
+
+/** One log as the subscribers see it: its position, its contract and topics (for matching), its item. */
+export interface LiveLog {
+  timestamp: bigint;
+  index: number;
+  contractId: string;
+  /** topic0..3 as stored (hex, leading zero bytes trimmed), null where absent. */
+  topics: Array<string | null>;
+  view: LogView;
+}
+
+/** Told of every tick's logs, in (consensus_timestamp, index) order, and of the new `through`. */
+export interface FeedSubscriber {
+  deliver(logs: readonly LiveLog[], through: bigint): void;
+}
+
+type TickRow = LogRow & { kind: 'f' | 'l' };
+
+const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
+  cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index`;
+
+/** The new record files after `through` and their logs, in one statement (files first, then logs in order). */
+const tickSql = (through: bigint) => sql`with files as (
+  select consensus_start, consensus_end, index, hash from record_file
+  where consensus_end > ${through.toString()}
+  order by consensus_end
+  limit ${FILES_PER_TICK}
+)
+select * from (
+  select 'f' as kind, null::bytea as bloom, null::bigint as contract_id, f.consensus_end as consensus_timestamp, null::bytea as data,
+    null::int as index, null::bigint as root_contract_id, null::bytea as topic0, null::bytea as topic1, null::bytea as topic2,
+    null::bytea as topic3, null::bytea as transaction_hash, null::int as transaction_index, null::bytea as evm_address,
+    f.consensus_start as block_consensus_start, f.consensus_end as block_consensus_end, f.index as block_index, f.hash as block_hash
+  from files f
+  union all
+  select 'l', ${COLUMNS}, (select e.evm_address from entity e where e.id = cl.contract_id),
+    null, null, null, null
+  from contract_log cl
+  where cl.consensus_timestamp > ${through.toString()} and cl.consensus_timestamp <= (select max(consensus_end) from files)
+) tick
+order by kind, consensus_timestamp, index`;
+
+/** The Citus-safe form: record_file (coordinator-local) and contract_log in statements of their own. */
+async function tickCitus(db: Db, through: bigint): Promise<TickRow[]> {
+  const files = await db.query<RecordFileRow>(
+    sql`select consensus_start, consensus_end, index, hash from record_file where consensus_end > ${through.toString()} order by consensus_end limit ${FILES_PER_TICK}`,
+  );
+  if (files.length === 0) return [];
+  const upto = files[files.length - 1]!.consensus_end;
+  const logs = await db.query<LogRow>(sql`select ${COLUMNS}, null::bytea as evm_address from contract_log cl
+    where cl.consensus_timestamp > ${through.toString()} and cl.consensus_timestamp <= ${upto}
+    order by cl.consensus_timestamp, cl.index`);
+  const ids = [...new Set(logs.map((l) => l.contract_id))];
+  const addresses = ids.length === 0 ? [] : await db.query<{ id: string; evm_address: string | null }>(sql`select id, evm_address from entity where id = any(${ids}::bigint[])`);
+  const byId = new Map(addresses.map((a) => [a.id, a.evm_address]));
+  return [
+    ...files.map((f) => ({ kind: 'f' as const, block_consensus_start: f.consensus_start, block_consensus_end: f.consensus_end, block_index: f.index, block_hash: f.hash }) as TickRow),
+    ...logs.map((l) => ({ ...l, kind: 'l' as const, evm_address: byId.get(l.contract_id) ?? null })),
+  ];
+}
+
+/** The feeds' metrics (every feed of the process), scraped with the others (Route.metrics). */
+export const liveFeedRegistry = new Registry();
+
+interface FeedMetrics {
+  tick: Histogram;
+  lag: Gauge;
+}
+
+const METRICS: FeedMetrics = {
+  tick: new Histogram({
+    name: 'live_tick_duration_seconds',
+    help: 'Duration of a live-logs tick (its statement and the matching)',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
+    registers: [liveFeedRegistry],
+  }),
+  lag: new Gauge({ name: 'live_lag_seconds', help: "Time from the newest delivered record file's end to its delivery", registers: [liveFeedRegistry] }),
+};
+
+export class LogFeed {
+  private readonly subscribers = new Set<FeedSubscriber>();
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  /** The consensus end of the newest record file delivered; undefined until the feed has started. */
+  through: bigint | undefined;
+  private starting: Promise<bigint> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly tickMs: number,
+    private readonly onError: (err: unknown) => void,
+    private readonly metrics: FeedMetrics = METRICS,
+  ) {}
+
+  /** The feed's position, reading the newest record file first when it has none yet. */
+  position(): Promise<bigint> {
+    if (this.through !== undefined) return Promise.resolve(this.through);
+    this.starting ??= this.db
+      .query<{ end: string | null }>(sql`select max(consensus_end)::text as end from record_file`)
+      .then(([row]) => {
+        this.through ??= BigInt(row?.end ?? '0');
+        return this.through;
+      })
+      .finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Adds a subscriber that has every log through `through` already (call synchronously after reading position()). */
+  attach(subscriber: FeedSubscriber): void {
+    this.subscribers.add(subscriber);
+    this.timer ??= setInterval(() => void this.tick(), this.tickMs).unref();
+  }
+
+  detach(subscriber: FeedSubscriber): void {
+    this.subscribers.delete(subscriber);
+    if (this.subscribers.size === 0 && this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  /** One tick (at most one at a time): what is new, delivered to every subscriber. */
+  tick(): Promise<void> {
+    this.ticking ??= this.#tick().finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  async #tick(): Promise<void> {
+    const started = performance.now();
+    let through: bigint;
+    try {
+      through = await this.position();
+    } catch (err) {
+      this.onError(err);
+      return;
+    }
+    let rows: TickRow[];
+    try {
+      rows = citusSafe(dbLayout(this.db)) ? await tickCitus(this.db, through) : await this.db.query<TickRow>(tickSql(through));
+    } catch (err) {
+      this.onError(err);
+      return;
+    }
+    const files: RecordFileRow[] = [];
+    const logs: LogRow[] = [];
+    for (const row of rows) {
+      if (row.kind === 'f') files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end!, index: row.block_index!, hash: row.block_hash! });
+      else logs.push(row);
+    }
+    if (files.length === 0) return;
+    const newest = BigInt(files[files.length - 1]!.consensus_end);
+    const blocks = assignRecordFiles([...new Set(logs.map((l) => l.consensus_timestamp))], files);
+    const live: LiveLog[] = logs.map((row) => ({
+      timestamp: BigInt(row.consensus_timestamp),
+      index: row.index,
+      contractId: row.contract_id,
+      topics: [row.topic0, row.topic1, row.topic2, row.topic3],
+      view: logView(row, blocks.get(row.consensus_timestamp)),
+    }));
+    // a subscriber that fails must not keep the others from their logs
+    for (const subscriber of [...this.subscribers]) {
+      try {
+        subscriber.deliver(live, newest);
+      } catch (err) {
+        this.onError(err);
+      }
+    }
+    this.through = newest;
+    this.metrics.tick.observe((performance.now() - started) / 1000);
+    this.metrics.lag.set(Math.max(0, Date.now() / 1000 - Number(newest / 1_000_000n) / 1000));
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.subscribers.clear();
+  }
+}

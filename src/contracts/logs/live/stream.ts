@@ -1,0 +1,231 @@
+/**
+ * The live logs of the logs routes (an addition): with `Accept: text/event-stream`,
+ * `/contracts/results/logs` and `/contracts/{id}/results/logs` answer a Server-Sent Events stream of
+ * every matching log, once each, in (consensus_timestamp, index) order:
+ *
+ *   event: log
+ *   id: <consensus_timestamp>-<index>
+ *   data: <the log exactly as the listing's item>
+ *
+ * Filters: the topics (OR within a key, AND across keys), the contract of the path, and `address`
+ * (with additions.filters). A lower `timestamp` bound (`gte`/`gt`) is where the stream starts, at
+ * most live.maxBacklog back (default: now); `Last-Event-ID` (the header, or the `lastEventId` query
+ * parameter) resumes right after that event. First the backlog is read with the listing's own
+ * statement up to the process's feed (feed.ts), then the stream joins the feed, which sends each
+ * committed block's logs once, with no gap and no repeat at the seam.
+ */
+import type { Config } from '../../../config/config.ts';
+import type { Db } from '../../../db/db.ts';
+import { INT32, INT64, type Range, emptyRange, narrow } from '../../../db/range.ts';
+import { toJson } from '../../../format/json.ts';
+import { badRequest } from '../../../http/request/errors.ts';
+import { type Filter, parseFilters } from '../../../http/request/filters.ts';
+import { invalidParameter } from '../../../http/request/messages.ts';
+import type { ParsedQuery } from '../../../http/request/query.ts';
+import { type Rules, anyOperator, eqOnly } from '../../../http/request/rules.ts';
+import { isHex64, parseTimestampNs } from '../../../http/request/values.ts';
+import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../../http/request/contract.ts';
+import type { EventSink, EventsHandler, RequestContext } from '../../../http/route.ts';
+import { resolveContract, resolveContracts } from '../../common/resolve.ts';
+import { pageBlocks } from '../blocks.ts';
+import { TOPIC_KEYS, type TopicKey, topicValues } from '../params.ts';
+import { findLogs } from '../query.ts';
+import { logView } from '../view.ts';
+import { type FeedSubscriber, type LiveLog, LogFeed } from './feed.ts';
+
+/** Rows per read of the backlog. */
+const BACKLOG_PAGE = 500;
+
+const TOPIC_RULES: Array<[string, ReturnType<typeof eqOnly>]> = TOPIC_KEYS.map((key) => [key, eqOnly(isHex64)]);
+const START_RULE = anyOperator((value) => parseTimestampNs(value) !== undefined);
+const EVENT_ID = /^(\d{1,19})-(\d{1,10})$/;
+
+/** Where a stream is: every log up to and including (timestamp, index) was sent. */
+interface Cursor {
+  timestamp: bigint;
+  index: number;
+}
+
+interface LiveFilter {
+  /** undefined: every contract. */
+  contracts: Set<string> | undefined;
+  /** Per topic key, the stored (trimmed) hex values; undefined where the key is not filtered. */
+  topics: Array<Set<string> | undefined>;
+  topicValues: Map<TopicKey, Buffer[]>;
+  contractId: bigint;
+  contractIds?: bigint[];
+}
+
+const after = (log: { timestamp: bigint; index: number }, cursor: Cursor) =>
+  log.timestamp > cursor.timestamp || (log.timestamp === cursor.timestamp && log.index > cursor.index);
+
+function matches(filter: LiveFilter, log: LiveLog): boolean {
+  if (filter.contracts !== undefined && !filter.contracts.has(log.contractId)) return false;
+  for (let n = 0; n < 4; n++) {
+    const wanted = filter.topics[n];
+    if (wanted !== undefined && (log.topics[n] === null || !wanted.has(log.topics[n]!))) return false;
+  }
+  return true;
+}
+
+interface LiveParams {
+  filters: Filter[];
+  start?: Filter;
+  lastEventId?: Cursor;
+  addresses: ContractRef[];
+}
+
+/** The request's filters and start; 400 for anything a stream cannot take (an upper bound, paging, `index`). */
+export function parseLiveParams(query: ParsedQuery, config: Config, lastEventHeader: string | undefined, network: boolean): LiveParams {
+  const rules: Rules = new Map([
+    ...TOPIC_RULES,
+    ['timestamp', START_RULE],
+    ['lasteventid', eqOnly((value) => EVENT_ID.test(value))],
+    ...(network && config.additions.filters ? [['address', eqOnly(isContractPathSyntax)] as [string, ReturnType<typeof eqOnly>]] : []),
+  ]);
+  const filters = parseFilters(query, rules, config.query.maxRepeatedQueryParameters);
+  const starts = filters.filter((f) => f.key === 'timestamp');
+  if (starts.length > 1 || starts.some((f) => f.operator !== 'gt' && f.operator !== 'gte')) {
+    throw badRequest(`${invalidParameter('timestamp')}: a live stream takes one lower bound (gt or gte), where it starts`);
+  }
+  const id = lastEventHeader ?? filters.find((f) => f.key === 'lasteventid')?.value;
+  const match = id === undefined ? undefined : EVENT_ID.exec(id.trim());
+  if (id !== undefined && match === null) throw badRequest('Invalid Last-Event-ID: expected <consensus_timestamp>-<index>');
+  const addresses = filters
+    .filter((f) => f.key === 'address')
+    .map((f) => {
+      try {
+        return contractListingRef(parseContractPath(f.value), config);
+      } catch {
+        throw badRequest(invalidParameter('address'));
+      }
+    });
+  return {
+    filters,
+    ...(starts[0] ? { start: starts[0] } : {}),
+    ...(match ? { lastEventId: { timestamp: BigInt(match[1]!), index: Number(match[2]) } } : {}),
+    addresses,
+  };
+}
+
+/** The feeds of this process, one per database (the memo of a Db, as the other per-database memos). */
+const feeds = new WeakMap<Db, LogFeed>();
+
+function feedOf(context: RequestContext): LogFeed {
+  let feed = feeds.get(context.db);
+  if (feed === undefined) {
+    feed = new LogFeed(context.db, context.config.live.tickMs, () => {});
+    feeds.set(context.db, feed);
+  }
+  return feed;
+}
+
+/** The boxes of the backlog after `cursor` up to `through`, for the listing's statement. */
+function backlogBoxes(cursor: Cursor, through: bigint) {
+  const upTo = narrow(emptyRange<bigint>(), 'lte', through, INT64);
+  const sameTime: Range<bigint> = narrow(narrow(emptyRange<bigint>(), 'gte', cursor.timestamp, INT64), 'lte', cursor.timestamp, INT64);
+  return [
+    { timestamp: narrow(sameTime, 'lte', through, INT64), index: narrow(emptyRange<bigint>(), 'gt', BigInt(cursor.index), INT32) },
+    { timestamp: narrow(upTo, 'gt', cursor.timestamp, INT64), index: emptyRange<bigint>() },
+  ].filter((box) => !box.timestamp.empty && !box.index.empty);
+}
+
+const eventId = (log: { timestamp: bigint; index: number }) => `${log.timestamp}-${log.index}`;
+
+/** The events handler of a logs route; `network`: every contract's logs (else the path's contract). */
+export function liveLogs(network: boolean): EventsHandler {
+  return async (context) => {
+    const { config, db, query, params } = context;
+    const parsed = parseLiveParams(query, config, context.lastEventId, network);
+    const topics = topicValues(parsed.filters);
+    let contractId = 0n;
+    let contractIds: bigint[] | undefined;
+    if (!network) contractId = await resolveContract(db, contractListingRef(parseContractPath(params.contractId!), config));
+    else if (parsed.addresses.length > 0) contractIds = await resolveContracts(db, parsed.addresses);
+    const filter: LiveFilter = {
+      contracts: !network ? new Set([contractId.toString()]) : contractIds && new Set(contractIds.map(String)),
+      topics: TOPIC_KEYS.map((key) => {
+        const values = topics.get(key);
+        return values && new Set(values.map((v) => v.toString('hex')));
+      }),
+      topicValues: topics,
+      contractId,
+      ...(contractIds ? { contractIds } : {}),
+    };
+    const feed = feedOf(context);
+    const through = await feed.position();
+    const oldest = context.now() - config.live.maxBacklogNs;
+    let cursor: Cursor;
+    if (parsed.lastEventId) cursor = parsed.lastEventId;
+    else if (parsed.start) {
+      const ns = parseTimestampNs(parsed.start.value)!;
+      cursor = parsed.start.operator === 'gt' ? { timestamp: ns, index: 2147483647 } : { timestamp: ns - 1n, index: 2147483647 };
+    } else cursor = { timestamp: through, index: 2147483647 };
+    // an explicit start (or resumption) at most live.maxBacklog back; the default is the newest block
+    if ((parsed.start || parsed.lastEventId) && cursor.timestamp < oldest) throw badRequest(`${invalidParameter('timestamp')}: a live stream starts at most ${config.live.maxBacklogNs / 1_000_000_000n} s back`);
+    return (sink) => run(db, config, feed, filter, cursor, sink);
+  };
+}
+
+async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, start: Cursor, sink: EventSink): Promise<void> {
+  let cursor = start;
+  const send = (log: { timestamp: bigint; index: number }, item: unknown) => {
+    if (!sink.send('log', eventId(log), toJson(item))) return false;
+    cursor = { timestamp: log.timestamp, index: log.index };
+    return true;
+  };
+  const subscriber: FeedSubscriber = {
+    deliver(logs) {
+      for (const log of logs) {
+        if (sink.isClosed) return;
+        if (after(log, cursor) && matches(filter, log) && !send(log, log.view)) return;
+      }
+      // the feed cannot wait for one client: one that does not keep up is closed
+      sink.keepUp();
+    },
+  };
+  // the backlog, page by page, up to the feed's position; then the feed, from exactly there
+  for (;;) {
+    const through = await feed.position();
+    for (;;) {
+      if (sink.isClosed) return;
+      const boxes = backlogBoxes(cursor, through);
+      if (boxes.length === 0) break;
+      let rows;
+      try {
+        rows = await findLogs(db, {
+          contractId: filter.contractId,
+          ...(filter.contractIds ? { contractIds: filter.contractIds } : {}),
+          boxes,
+          topics: filter.topicValues,
+          order: 'asc',
+          limit: BACKLOG_PAGE,
+          closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+        });
+      } catch {
+        sink.close('Service unavailable: the logs could not be read; reconnect with Last-Event-ID to resume');
+        return;
+      }
+      const blocks = pageBlocks(rows);
+      for (const row of rows) {
+        const log = { timestamp: BigInt(row.consensus_timestamp), index: row.index };
+        if (after(log, cursor) && !send(log, logView(row, blocks.get(row.consensus_timestamp)))) return;
+      }
+      if (rows.length < BACKLOG_PAGE) break;
+      // the backlog goes at the client's pace: the next page once this one is taken
+      await sink.drained();
+    }
+    // the feed has not moved since `through` was read: join it now (no await in between)
+    if (feed.through === through) {
+      // the backlog ends at the feed's position even where its last logs matched nothing
+      if (cursor.timestamp < through) cursor = { timestamp: through, index: 2147483647 };
+      feed.attach(subscriber);
+      break;
+    }
+  }
+  try {
+    await sink.closed;
+  } finally {
+    feed.detach(subscriber);
+  }
+}
