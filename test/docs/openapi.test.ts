@@ -75,7 +75,7 @@ test('the paths are exactly the contract routes, named as the reference names th
 test('query parameters: operator forms as string patterns, repeatable filters as arrays', () => {
   const logs = document.paths['/api/v1/contracts/{contractIdOrAddress}/results/logs']!.get!;
   const query = Object.fromEntries((logs.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
-  assert.deepEqual(Object.keys(query), ['index', 'limit', 'order', 'timestamp', 'topic0', 'topic1', 'topic2', 'topic3', 'block.number']);
+  assert.deepEqual(Object.keys(query), ['index', 'limit', 'order', 'timestamp', 'topic0', 'topic1', 'topic2', 'topic3', 'block.number', 'lastEventId']);
   // the additions (issue 27): block.number ranges, 0x hex or decimal
   const block = new RegExp((query['block.number']!.items as { pattern: string }).pattern);
   for (const value of ['80000000', 'gte:0x4c4b400', 'lt:1', 'eq:5']) assert.match(value, block);
@@ -86,7 +86,7 @@ test('query parameters: operator forms as string patterns, repeatable filters as
   assert.deepEqual(query.order, { type: 'string', enum: ['asc', 'desc'], default: 'desc' });
   // listings document their NDJSON answer and the Indexed-Through header
   const ok = logs.responses!['200'] as unknown as { content: Record<string, unknown>; headers: Record<string, unknown> };
-  assert.deepEqual(Object.keys(ok.content).sort(), ['application/json', 'application/x-ndjson']);
+  assert.deepEqual(Object.keys(ok.content).sort(), ['application/json', 'application/x-ndjson', 'text/event-stream']);
   assert.ok(ok.headers['Indexed-Through']);
 });
 

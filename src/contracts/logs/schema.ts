@@ -1,6 +1,6 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results/logs. */
 import { LOGS_FILTERING } from '../../http/docs/logsDescription.ts';
-import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, SERVICE_UNAVAILABLE, singleFilter, listingOk, BLOCK_NUMBER_RANGE, LOG_ADDRESS } from '../../http/docs/parameters.ts';
+import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, SERVICE_UNAVAILABLE, singleFilter, logsOk, BLOCK_NUMBER_RANGE, LAST_EVENT_ID, LOG_ADDRESS } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractLogsSchema: RouteSchema = {
@@ -12,9 +12,9 @@ export const contractLogsSchema: RouteSchema = {
     LOGS_FILTERING,
   tags: ['contracts'],
   params: { type: 'object', required: ['contractId'], properties: { contractId: CONTRACT_ID_OR_ADDRESS } },
-  querystring: { type: 'object', properties: { ...logFilters('The consensus timestamp of the logs.'), 'block.number': BLOCK_NUMBER_RANGE } },
+  querystring: { type: 'object', properties: { ...logFilters('The consensus timestamp of the logs.'), 'block.number': BLOCK_NUMBER_RANGE, lastEventId: LAST_EVENT_ID } },
   response: {
-    200: listingOk('ContractLogsResponse'),
+    200: logsOk('ContractLogsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
     503: SERVICE_UNAVAILABLE,
@@ -40,6 +40,7 @@ export const networkLogsSchema: RouteSchema = {
       ),
       'block.number': BLOCK_NUMBER_RANGE,
       address: LOG_ADDRESS,
+      lastEventId: LAST_EVENT_ID,
       'transaction.hash': singleFilter(
         ['eq'],
         '(0x)?([0-9A-Fa-f]{64}|[0-9A-Fa-f]{96})',
@@ -48,7 +49,7 @@ export const networkLogsSchema: RouteSchema = {
     },
   },
   response: {
-    200: listingOk('ContractLogsResponse'),
+    200: logsOk('ContractLogsResponse'),
     400: BAD_REQUEST,
     503: SERVICE_UNAVAILABLE,
   },

@@ -197,6 +197,37 @@ export const listingOk = (id: string, description = 'OK'): JsonSchema => ({
   },
 });
 
+/** A logs listing's 200 answer: listingOk's, and (an addition) the live logs as Server-Sent Events. */
+export const logsOk = (id: string): JsonSchema => {
+  const ok = listingOk(id) as { content: Record<string, unknown> };
+  return {
+    ...ok,
+    content: {
+      ...ok.content,
+      'text/event-stream': {
+        schema: {
+          type: 'string',
+          description:
+            'Addition (additions.enabled): with `Accept: text/event-stream`, every matching log once, in (consensus timestamp, index) ' +
+            'order, as `event: log`, `id: <consensus_timestamp>-<index>`, `data: <the log item>`: first the backlog from the lower ' +
+            '`timestamp` bound (`gt`/`gte`, at most live.maxBacklog back; default: the newest block), then each new block\'s logs once ' +
+            'the importer committed it. `Last-Event-ID` (header) or `lastEventId` (query) resumes right after that event. A comment ' +
+            'line at least every live.heartbeatMs; a client that does not keep up gets a last `event: error` and is closed. Only the ' +
+            'topic filters, `timestamp` (one lower bound), `address` and `lastEventId` apply; 503 with Retry-After beyond ' +
+            'live.maxSubscribers streams.',
+        },
+      },
+    },
+  };
+};
+
+/** `lastEventId`, the Last-Event-ID of a live stream for clients that cannot set headers (an addition). */
+export const LAST_EVENT_ID: JsonSchema = {
+  type: 'string',
+  pattern: '^\\d{1,19}-\\d{1,10}$',
+  description: 'Addition (live logs, `Accept: text/event-stream` only): resume right after this event id, as the Last-Event-ID header does.',
+};
+
 /** `block.number` as a range (an addition, additions.filters): the listing of the blocks' consensus range. */
 export const BLOCK_NUMBER_RANGE: JsonSchema = repeatedFilter(
   ['eq', 'gt', 'gte', 'lt', 'lte'],
