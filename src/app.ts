@@ -14,6 +14,7 @@ import { resultByTransactionRoute } from './contracts/call/byTransactionRoute.ts
 import type { Db } from './db/db.ts';
 import { type Route } from './http/route.ts';
 import { buildApp } from './http/server/server.ts';
+import type { NetworkSource } from './http/server/networks.ts';
 
 /** Every endpoint of the service, in routing order. */
 export const routes: Route[] = [
@@ -29,7 +30,16 @@ export const routes: Route[] = [
   contractsRoute,
 ];
 
-/** The service's app; `clock` (ns since the epoch) replaces the system clock in tests. */
-export function createApp(config: Config, db: Db, logger?: Logger | false, clock?: () => bigint): FastifyInstance {
-  return buildApp({ config, db, routes, logger, ...(clock ? { clock } : {}) });
+/**
+ * The service's app; `clock` (ns since the epoch) replaces the system clock in tests. With `networks`
+ * (config networks.*), each network's requests go to its own database (http/server/networks.ts).
+ */
+export function createApp(
+  config: Config,
+  db: Db,
+  logger?: Logger | false,
+  clock?: () => bigint,
+  served: { networks?: NetworkSource[]; defaultNetwork?: string | undefined } = {},
+): FastifyInstance {
+  return buildApp({ config, db, routes, logger, ...(clock ? { clock } : {}), ...served });
 }

@@ -10,6 +10,7 @@ import { ConfigError, type Config, loadConfig } from './config/config.ts';
 
 const USAGE = `Usage:
   contract-query-service serve [--port N] [--host H] [--data-dir DIR | --memory] [--migrate] [--workers N] [--live]
+                               [--networks NAME,...]
   contract-query-service seed [--scale N] [--database-url URL | --data-dir DIR] [--force] [--live]
   contract-query-service migrate [--database-url URL] [--recommended-indexes]
 
@@ -22,7 +23,10 @@ serve    Serves the API. Without DATABASE_URL (or db.* configuration) it uses an
          empty. --workers N (or $WORKERS; PostgreSQL only) runs N processes sharing the port, each
          with its own pool of db.pool.maxConnections. --live (embedded demo only) keeps extending the
          demo network with a new block every 2 s, stamped with the current time: its logs arrive on
-         the live logs stream (Accept: text/event-stream on the logs listings).
+         the live logs stream (Accept: text/event-stream on the logs listings). --networks
+         testnet,previewnet (embedded only) serves each network (mainnet-public, mainnet, testnet,
+         previewnet) from an embedded database of its own (<data dir>/<network>, a demo network each);
+         the first label of a request's Host picks it, the first network serves other hosts.
 seed     Writes the demo network at --scale N (default 1: about 6,300 contract results and
          12,500 logs; sizes grow linearly) into PostgreSQL (DATABASE_URL or --database-url), or
          without a URL into the embedded database in --data-dir. Creates the schema in an empty
@@ -56,6 +60,7 @@ async function main(): Promise<void> {
         scale: { type: 'string', default: '1' },
         force: { type: 'boolean', default: false },
         live: { type: 'boolean', default: false },
+        networks: { type: 'string' },
         'recommended-indexes': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
@@ -104,6 +109,7 @@ async function main(): Promise<void> {
         migrate: values.migrate!,
         workers: parseWorkers(values.workers!),
         live: values.live!,
+        networks: values.networks ? values.networks.split(',').map((n) => n.trim().toLowerCase()).filter(Boolean) : [],
       });
   }
 }

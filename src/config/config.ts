@@ -5,7 +5,8 @@ import { keyWarning } from './keys.ts';
 import { REFERENCE_REST_DEFAULTS } from './reference.ts';
 import { SERVICE_DEFAULTS, type ServerSettings, serverSettings } from './service.ts';
 import { type DbTls, type HeaderSettings, type LogLevel, dbTls, headers, logLevel, upstreamUrl } from './sections.ts';
-import { type Tree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
+import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } from './tree.ts';
+import { type NetworkName, networkTree, readNetworks, setNetworkVariable } from './networks.ts';
 import { ConfigError, bool, duration, integer, text } from './values.ts';
 import { type ReplicaSettings, primaryHost, replicaSettings } from './replicas.ts';
 import { type RedisSettings, type ResponseCacheSettings, cacheSettings, redisSettings } from './cache.ts';
@@ -64,6 +65,8 @@ export interface Config {
   cache: ResponseCacheSettings;
   /** The Redis connection of the response cache (the reference's redis.*). */
   redis: RedisSettings;
+  /** networks.*: several networks, each with its own database, chosen by the request's Host (networks.ts); undefined: one. */
+  networks?: { defaultNetwork: NetworkName | undefined; served: Array<{ name: NetworkName; config: Config }> };
   /** Keys that were accepted but have no effect here, and keys nobody knows (with a suggestion). */
   warnings: string[];
 }
@@ -126,7 +129,12 @@ export function loadConfig(
     for (const [name, value] of Object.entries(env)) {
       if (value === undefined) continue;
       const upper = prefix.toUpperCase();
-      if (name.startsWith(`${upper}_MIRROR_REST_`)) {
+      if (name.startsWith(`${upper}_MIRROR_REST_NETWORKS_`)) {
+        const networks = (rest.networks = isTree(rest.networks) ? rest.networks : {});
+        if (!setNetworkVariable(networks, name.slice(`${upper}_MIRROR_REST_NETWORKS_`.length).split('_'), value, rest)) {
+          warnings.push(`unknown configuration variable ${name} (networks: <NETWORK>_URL, <NETWORK>_DB_..., <NETWORK>_CACHE_KEYPREFIX, DEFAULT)`);
+        }
+      } else if (name.startsWith(`${upper}_MIRROR_REST_`)) {
         const segments = name.slice(`${upper}_MIRROR_REST_`.length).split('_');
         const path = setCaseInsensitive(rest, segments, value);
         const warning = path ? keyWarning(path.join('.'), name) : keyWarning(segments.join('.').toLowerCase(), name);
@@ -143,7 +151,20 @@ export function loadConfig(
   if (env.TRUST_PROXY) mergeTree(rest, { server: { trustProxy: env.TRUST_PROXY } });
   if (env.DATABASE_REPLICAS) mergeTree(rest, { db: { replicas: { hosts: env.DATABASE_REPLICAS } } });
   const databaseUrl = env.DATABASE_URL || undefined;
+  const networks = isTree(rest.networks) ? readNetworks(rest.networks) : undefined;
+  delete rest.networks;
   const config = validate(rest, common, databaseUrl);
+  if (networks) {
+    config.networks = {
+      defaultNetwork: networks.defaultNetwork,
+      served: networks.networks.map((network) => {
+        const own = validate(networkTree(rest, network), common, network.url);
+        own.externalDatabase = true;
+        own.cache.keyPrefix = network.keyPrefix ?? `${config.cache.keyPrefix}${network.name}:`;
+        return { name: network.name, config: own };
+      }),
+    };
+  }
   config.externalDatabase = databaseUrl !== undefined || connectionKeys(rest.db) !== defaultDb;
   if (config.db.replicas.hosts.length > 0 && !config.externalDatabase) {
     throw new ConfigError('Invalid configuration: db.replicas needs PostgreSQL as the primary: set DATABASE_URL or the db.host keys');

@@ -140,4 +140,4 @@ export const HONOURED = [
 ] as const;
 
 /** Subtrees whose keys are data (any name is valid), not configuration keys. */
-export const FREE_MAPS = ['response.headers.default', 'response.headers.path', 'network.unreleasedSupplyAccounts'] as const;
+export const FREE_MAPS = ['response.headers.default', 'response.headers.path', 'network.unreleasedSupplyAccounts', 'networks'] as const;

@@ -61,7 +61,7 @@ export function generationSteps(size: DemoSize): Step[] {
   const minutesPerBatch = Math.min(activeMinutes, Math.max(60, Math.floor(10_000 / perMinute / 60) * 60));
   // what a batch of d_tx becomes; the involved entities come last (they list the contracts that logged or changed storage)
   const batch = () => [...flush(), ...callTraces(size), ...stateChanges(), ...involvedEntities()];
-  const setup = [...helpers(), ...workingTables(size), ...actionTables(), ...storageTables(), ...entities()];
+  const setup = [...helpers(size.seed), ...workingTables(size), ...actionTables(), ...storageTables(size.seed), ...entities()];
   const steps: Step[] = [
     { label: 'accounts and contracts', statements: setup, weight: 1 + size.coldContracts / 2000 },
     { label: 'deployments', statements: [...deployments(), ...batch()], weight: 0.2 },

@@ -29,6 +29,8 @@ const at = (seconds: number, nanos = 3): bigint => T0 + BigInt(seconds) * NS_PER
 const DAY = 86400;
 
 export interface DemoSize {
+  /** The seed of the pseudo-random activity (another seed, another network of the same cast). */
+  seed: number;
   scale: number;
   /** Top-level generated transactions (expected). */
   transactions: number;
@@ -36,9 +38,10 @@ export interface DemoSize {
   coldContracts: number;
 }
 
-export function demoSize(scale: number): DemoSize {
+export function demoSize(scale: number, seed = SEED): DemoSize {
   return {
     scale,
+    seed,
     transactions: Math.max(1, Math.round(RESULTS_PER_SCALE * scale)),
     accounts: 100 + Math.round(50 * scale),
     coldContracts: 20 + Math.round(20 * scale),

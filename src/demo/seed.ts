@@ -1,6 +1,6 @@
 import { type Db, type Session, rootCause } from '../db/db.ts';
 import { WRITTEN_TABLES, generationSteps } from './generator.ts';
-import { GENERATOR_VERSION, SEED, demoSize } from './network.ts';
+import { GENERATOR_VERSION, demoSize } from './network.ts';
 
 /** The marker row written with the demo data: its presence means "this data was made by `seed`". */
 export interface DemoInfo {
@@ -88,6 +88,8 @@ export function ownsData(state: DatabaseState): boolean {
 
 export interface SeedOptions {
   scale: number;
+  /** The activity's seed (default: the demo network's own); another seed, another network of the same cast. */
+  seed?: number;
   /** Called after each step: done and total in weight units, the label of the next step. */
   onProgress?: (done: number, total: number, label: string) => void;
   /** Polled between statements; true rolls back and throws SeedInterrupted. */
@@ -113,7 +115,7 @@ export function seedDemo(db: Db, options: SeedOptions): Promise<SeedReport> {
 
 async function seedInSession(db: Session, options: SeedOptions): Promise<SeedReport> {
   const started = performance.now();
-  const size = demoSize(options.scale);
+  const size = demoSize(options.scale, options.seed);
   const steps = generationSteps(size);
   const total = steps.reduce((sum, s) => sum + s.weight, 0);
   let done = 0;
@@ -157,7 +159,7 @@ async function seedInSession(db: Session, options: SeedOptions): Promise<SeedRep
     await db.exec(`delete from ${MARKER}`);
     await db.query(
       `insert into ${MARKER} (generator_version, scale, seed, seconds, facts, row_counts) values ($1, $2, $3, $4, $5, $6)`,
-      [GENERATOR_VERSION, options.scale, SEED, seconds, JSON.stringify(facts), JSON.stringify(rowCounts)],
+      [GENERATOR_VERSION, options.scale, size.seed, seconds, JSON.stringify(facts), JSON.stringify(rowCounts)],
     );
     if (options.shouldStop?.()) throw new SeedInterrupted();
     options.onProgress?.(done, total, 'analyzing');

@@ -28,16 +28,16 @@ export function accountEvmAddress(id: number): Buffer {
 }
 
 /** The pg_temp helper functions (temporary: they vanish with the session). */
-export function helpers(): string[] {
+export function helpers(seed: number = SEED): string[] {
   return [
     `create function pg_temp.u(n bigint, salt int) returns float8 language sql immutable as
-       $$ select ((hashint8extended(n, ${SEED}::bigint * 1000003 + salt) >> 11) & 9007199254740991)::float8 / 9007199254740992.0 $$`,
+       $$ select ((hashint8extended(n, ${seed}::bigint * 1000003 + salt) >> 11) & 9007199254740991)::float8 / 9007199254740992.0 $$`,
     `create function pg_temp.hi(n bigint, salt int) returns bigint language sql immutable as
-       $$ select hashint8extended(n, ${SEED}::bigint * 1000003 + salt) & 1048575 $$`,
+       $$ select hashint8extended(n, ${seed}::bigint * 1000003 + salt) & 1048575 $$`,
     `create function pg_temp.h(n bigint, salt int) returns bytea language sql immutable as
-       $$ select sha256(int8send(n) || int4send(salt) || int4send(${SEED})) $$`,
+       $$ select sha256(int8send(n) || int4send(salt) || int4send(${seed})) $$`,
     `create function pg_temp.h48(n bigint, salt int) returns bytea language sql immutable as
-       $$ select sha384(int8send(n) || int4send(salt) || int4send(${SEED})) $$`,
+       $$ select sha384(int8send(n) || int4send(salt) || int4send(${seed})) $$`,
     `create function pg_temp.w(v bigint) returns bytea language sql immutable as
        $$ select '\\x000000000000000000000000000000000000000000000000'::bytea || int8send(v) $$`,
     `create function pg_temp.wa(a bytea) returns bytea language sql immutable as
@@ -55,13 +55,13 @@ export function helpers(): string[] {
        $$ select case when get_byte(pg_temp.tint(v), 0) >= 128 then '\\x00'::bytea || pg_temp.tint(v) else pg_temp.tint(v) end $$`,
     // block i (2 s slot i after T0): consensus start/end a few ms inside the slot, 96-hex hash
     `create function pg_temp.bs(i bigint) returns bigint language sql immutable as
-       $$ select ${T0}::bigint + i * 2000000000 + (hashint8extended(i, ${SEED} + 1) & 1048575) * 4 $$`,
+       $$ select ${T0}::bigint + i * 2000000000 + (hashint8extended(i, ${seed} + 1) & 1048575) * 4 $$`,
     `create function pg_temp.be(i bigint) returns bigint language sql immutable as
-       $$ select ${T0}::bigint + (i + 1) * 2000000000 - 1 - (hashint8extended(i, ${SEED} + 2) & 1048575) * 4 $$`,
+       $$ select ${T0}::bigint + (i + 1) * 2000000000 - 1 - (hashint8extended(i, ${seed} + 2) & 1048575) * 4 $$`,
     // transaction_hash.distribution_id: the first two bytes as a signed 16-bit integer
     `create function pg_temp.dist(h bytea) returns smallint language sql immutable as
        $$ select ((get_byte(h, 0) << 8) + get_byte(h, 1) - case when get_byte(h, 0) >= 128 then 65536 else 0 end)::smallint $$`,
     `create function pg_temp.bhash(i bigint, salt int) returns text language sql immutable as
-       $$ select encode(sha384(int8send(${FIRST_BLOCK} + i) || int4send(salt) || int4send(${SEED})), 'hex') $$`,
+       $$ select encode(sha384(int8send(${FIRST_BLOCK} + i) || int4send(salt) || int4send(${seed})), 'hex') $$`,
   ];
 }

@@ -50,12 +50,12 @@ const TEMPLATES: Array<[number, number, number, number, boolean, number]> = [
 const hash = (n: string, salt: number) => `pg_temp.h(${n}, ${salt})`;
 
 /** The slot and value functions, the templates, the batch's accesses (d_sc) and the running slot table (d_slot). */
-export function storageTables(): string[] {
+export function storageTables(seed: number = SEED): string[] {
   const v = 'c # (skey * 31) # ver';
   return [
     `create function pg_temp.slot32(skey bigint) returns bytea language sql immutable as
        $$ select case when skey < 256 then pg_temp.w(skey)
-                      else sha256(int8send(skey & 1099511627775) || int4send((skey >> 40)::int) || int4send(${SEED})) end $$`,
+                      else sha256(int8send(skey & 1099511627775) || int4send((skey >> 40)::int) || int4send(${seed})) end $$`,
     `create function pg_temp.slot(skey bigint) returns bytea language sql immutable as
        $$ select ltrim(pg_temp.slot32(skey), '\\x00'::bytea) $$`,
     // the value slot skey of contract c holds from the write at ver on, by kind: addresses, amounts (allowances 30%
@@ -84,7 +84,7 @@ export function storageTables(): string[] {
        $$ select created < ${T0} and case when skey < 256 then skey < pg_temp.nfixed(c, role)
                                           else pg_temp.u(c # skey, 126) < 0.6 end $$`,
     `create function pg_temp.m0(c bigint, skey bigint, created bigint) returns bigint language sql immutable as
-       $$ select created + 1 + (hashint8extended(c # skey, ${SEED}::bigint * 1000003 + 127) & 9223372036854775807)
+       $$ select created + 1 + (hashint8extended(c # skey, ${seed}::bigint * 1000003 + 127) & 9223372036854775807)
                                  % greatest(${T0} - created - 2, 1) $$`,
     `create temp table d_stpl (shape int, si int, em int, sk int, w boolean, cond int, primary key (shape, si))`,
     `insert into d_stpl values ${TEMPLATES.map((r) => `(${r.join(', ')})`).join(', ')}`,

@@ -8,6 +8,9 @@ import { defaultTree, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import type { ReplicaReads } from '../support/replicaReads.ts';
 import { appOn, get } from '../support/app.ts';
+import { createEmbeddedDb } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { seedDemo } from '../../src/demo/seed.ts';
 import { compareResponse } from './compare.ts';
 import { clearTables, loadSetup } from './loader.ts';
 import { cacheRedisUrl, cachedApps } from './cached.ts';
@@ -41,6 +44,21 @@ export function fakeClock(setup: Record<string, unknown>): (() => bigint) | unde
   if (Number.isNaN(startMs)) throw new Error(`setup.features.fakeTime is not a time: ${JSON.stringify(fakeTime)}`);
   const realStart = Date.now();
   return () => BigInt(startMs + (Date.now() - realStart)) * 1_000_000n;
+}
+
+/** CONFORMANCE_NETWORKS set: every case is answered by the testnet network of a two-network server. */
+const networksMode = () => process.env.CONFORMANCE_NETWORKS === '1';
+
+let other: Promise<Db> | undefined;
+/** The other network's database: the demo network at a small scale, embedded, made once per process. */
+function otherNetwork(): Promise<Db> {
+  other ??= (async () => {
+    const { db } = await createEmbeddedDb();
+    await migrate(db);
+    await seedDemo(db, { scale: 0.05, seed: 4242 });
+    return db;
+  })();
+  return other;
 }
 
 /** A spec's setup that could not be loaded: none of its `cases` ran. */
@@ -91,7 +109,11 @@ export async function* replaySpec(
     const config = specConfig(run.config);
     // with a Redis, every answer is also replayed from the cache's two tiers (cached.ts)
     const cached = redisUrl ? await cachedApps(served, config, clock, redisUrl) : undefined;
-    const app = cached?.first ?? appOn(served, { config, ...(clock ? { clock } : {}) });
+    // CONFORMANCE_NETWORKS: the spec's data is testnet's of a two-network server whose default
+    // network (previewnet) holds a demo network: an answer from the wrong database would differ
+    const other = networksMode() ? await otherNetwork() : undefined;
+    const networks = other ? { networks: [{ name: 'testnet', config, db: served }, { name: 'previewnet', config, db: other }], defaultNetwork: 'previewnet' } : {};
+    const app = cached?.first ?? appOn(served, { config, ...(clock ? { clock } : {}), ...networks });
     let route: string | undefined;
     // the cached apps are started already (no hook can be added): their cases carry no route
     if (!cached) {
@@ -104,7 +126,7 @@ export async function* replaySpec(
         route = undefined;
         const response = cached
           ? await app.inject({ method: 'GET', url: testCase.url, headers: { 'x-request-id': 'conformance' } })
-          : await get(app, testCase.url);
+          : await get(app, testCase.url, other ? { host: 'testnet.mirror.example' } : undefined);
         const cacheProblems = cached ? await cached.replay(testCase.url, response) : [];
         yield { label: run.label, testCase, response, route, cacheProblems };
       }

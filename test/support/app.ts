@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { type Route } from '../../src/http/route.ts';
 import { buildApp } from '../../src/http/server/server.ts';
+import type { NetworkSource } from '../../src/http/server/networks.ts';
 import { type Backend, type TestDatabase, openTestDatabase } from './database.ts';
 
 /**
@@ -28,12 +29,16 @@ export interface AppOptions {
   routes?: Route[];
   /** A fixed or fake clock (ns since the epoch) instead of the system's. */
   clock?: () => bigint;
+  /** Several networks (src/http/server/networks.ts): each with its configuration and database. */
+  networks?: NetworkSource[];
+  defaultNetwork?: string;
 }
 
 /** The app on `db`. The caller closes it (app.close()). */
 export function appOn(db: Db, options: AppOptions = {}): FastifyInstance {
-  const { config = testConfig(), routes, clock } = options;
-  return routes ? buildApp({ config, db, routes, ...(clock ? { clock } : {}) }) : createApp(config, db, false, clock);
+  const { config = testConfig(), routes, clock, networks, defaultNetwork } = options;
+  const served = networks ? { networks, defaultNetwork } : {};
+  return routes ? buildApp({ config, db, routes, ...(clock ? { clock } : {}), ...served }) : createApp(config, db, false, clock, served);
 }
 
 /** A JSON answer: status, parsed body, headers. */

@@ -15,7 +15,7 @@ import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from 
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';
 import { type LocalEntry, LocalTier } from './localTier.ts';
-import { type CacheMetrics, cacheMetrics } from './metrics.ts';
+import { type CacheMetrics, type CacheMetricsFamily, cacheMetrics } from './metrics.ts';
 import { type Based, indexedThrough, pinnedCompute } from './pinned.ts';
 import { RedisTier } from './redisTier.ts';
 
@@ -54,15 +54,18 @@ export interface ResponseCacheOptions {
   db: Db;
   logger: Logger;
   version: string;
+  /** Where there are several networks: the metrics all their caches share, and this cache's network. */
+  family?: CacheMetricsFamily;
+  network?: string | undefined;
 }
 
-export function createResponseCache({ config, db, logger, version }: ResponseCacheOptions): ResponseCache {
+export function createResponseCache({ config, db, logger, version, family, network }: ResponseCacheOptions): ResponseCache {
   const settings = config.cache;
   const namespace = keyNamespace(config, version);
   const local = settings.localMaxBytes > 0 ? new LocalTier(settings.localMaxBytes) : undefined;
   // the tier reports failed commands to the metrics, which read the tier's state when scraped
   const redis: RedisTier = new RedisTier(config, logger, () => metrics.redisError());
-  const metrics = cacheMetrics(local, redis);
+  const metrics = family ? family.member(network, local, redis) : cacheMetrics(local, redis);
   const pinned = pinnedCompute(db);
   const inFlight = new Map<string, Promise<Answer>>();
   const stores = new Set<Promise<void>>();

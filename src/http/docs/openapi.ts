@@ -54,10 +54,20 @@ Query parameters are filters \`key=[operator:]value\`, the operator one of \`eq\
 OpenAPI document: [/api/v1/docs/openapi.yml](/api/v1/docs/openapi.yml) ([JSON](/api/v1/docs/openapi.json))`;
 
 /** Registers the shared schemas, @fastify/swagger and Swagger UI, and the routes of the document. Call before the routes are added. */
-export function registerDocs(app: FastifyInstance): void {
+/**
+ * Registers the document and Swagger UI. `networks`: the networks served (several, by Host): the
+ * document lists one server per network, on the operator's domain.
+ */
+export function registerDocs(app: FastifyInstance, networks: readonly string[] = []): void {
   for (const component of COMPONENTS) app.addSchema(component);
+  const servers = networks.map((network) => ({
+    url: `{scheme}://${network}.{domain}`,
+    description: `the ${network} network: the first label of the Host names it`,
+    variables: { scheme: { default: 'https', enum: ['https', 'http'] }, domain: { default: 'mirror.example' } },
+  }));
   app.register(swagger, {
     openapi: {
+      ...(servers.length > 0 ? { servers } : {}),
       openapi: '3.1.0',
       info: { title: 'contract-query-service', version: VERSION, description: DESCRIPTION, license: { name: 'Apache-2.0' } },
       tags: [{ name: 'contracts', description: 'The contracts objects represents the information associated with contract entities.' }],

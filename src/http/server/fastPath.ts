@@ -17,7 +17,7 @@
  * Anything else, and every miss, goes on to Fastify, which looks up the cache again. The request
  * gets the same id, access-log line and metrics as on the full path.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
@@ -32,17 +32,20 @@ import { wantsEventStream } from './eventStream.ts';
 
 export interface FastPathOptions {
   config: Config;
-  cache: ResponseCache;
+  /** The response cache of the request's network (none: the full path answers). */
+  cacheOf: (headers: IncomingHttpHeaders) => ResponseCache | undefined;
   logger: Logger | false;
   observe: RequestObserver;
   /** True while the process drains or sheds load: those requests take the full path. */
   refusing: () => boolean;
+  /** The network of a request, where there are several (metrics and access line). */
+  networkOf?: (headers: IncomingHttpHeaders) => string | undefined;
 }
 
 /** Sends the entry answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
 export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-export function fastPath({ config, cache, logger, observe, refusing }: FastPathOptions): FastPath | undefined {
+export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf }: FastPathOptions): FastPath | undefined {
   if (config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
   const { compression } = config.response;
   // the compression stage's Vary on an answer without one of its own
@@ -54,15 +57,16 @@ export function fastPath({ config, cache, logger, observe, refusing }: FastPathO
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
     // an NDJSON answer (an addition) is never a cached one
     if (refusing() || (config.additions.enabled && (wantsNdjson(headers.accept) || wantsEventStream(headers.accept)))) return false;
-    const entry = cache.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
+    const cache = cacheOf(headers);
+    const entry = cache?.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
     if (entry === undefined) return false;
     const { answer, route } = entry;
     const encoding = compression ? encodingFor(headers, answer.status, answer.body.length) : undefined;
     // a larger answer is streamed by the compression stage (chunked): that is the full path's
     if (encoding !== undefined && answer.body.length > SYNC_COMPRESSION_MAX) return false;
-    const body = encoding === undefined ? answer.body : cache.compressedBody(entry, encoding);
+    const body = encoding === undefined ? answer.body : cache!.compressedBody(entry, encoding);
 
-    cache.metrics.hit('local');
+    cache!.metrics.hit('local');
     const id = requestId(headers['x-request-id']);
     // in the order the full path sets them: CORS and the id (onRequest), the answer, Vary and the encoding (onSend), the length
     const out: Record<string, string> = {
@@ -81,8 +85,9 @@ export function fastPath({ config, cache, logger, observe, refusing }: FastPathO
     response.end(body);
 
     const ms = performance.now() - started;
-    if (logger) logAccessBeforeRouting(logger, id, method, url, answer.status, ms);
-    observe(method, route, answer.status, ms / 1000);
+    const network = networkOf?.(headers);
+    if (logger) logAccessBeforeRouting(logger, id, method, url, answer.status, ms, network);
+    observe(method, route, answer.status, ms / 1000, network);
     return true;
   };
 }

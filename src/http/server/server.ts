@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -13,21 +13,18 @@ import { logAccess, logDatabaseState, registerAccessLog, requestId } from './plu
 import { onClientError, onConnect } from './plugins/clientErrors.ts';
 import { registerDrain } from './plugins/drain.ts';
 import { VERSION } from '../../version.ts';
-import { answerOf } from '../answer.ts';
-import { type Route, cacheControlOf } from '../route.ts';
-import { createResponseCache } from '../cache/responseCache.ts';
-import { indexedThrough, pinnedCompute } from '../cache/pinned.ts';
-import { ndjsonLines, sendNdjson, wantsNdjson } from './ndjson.ts';
-import { EventStreams, wantsEventStream } from './eventStream.ts';
+import type { Route } from '../route.ts';
+import { EventStreams } from './eventStream.ts';
+import { MOUNT, answering } from './answering.ts';
+import { type NetworkSource, Networks, networkOf } from './networks.ts';
+import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { linkOrigin } from './origin.ts';
 import { registerLoadShedding } from './plugins/pressure.ts';
-import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
-import { parseLimit } from '../request/values.ts';
-import { sendAnswer, sendError } from './respond.ts';
+import { rawPath } from '../request/query.ts';
+import { sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './vary.ts';
 
@@ -40,20 +37,14 @@ const DOCUMENTATION_ONLY = {
   serializerCompiler: () => (data: unknown) => JSON.stringify(data),
 };
 
-/** The prefix under which the reference's contract router is mounted. */
-const MOUNT = '/api/v1/contracts';
-
-/**
- * The reference keys its per-path headers by the mount path as the client typed it plus the route
- * pattern, so a request whose `/api/v1/contracts` is not written in lower case gets the default
- * headers even on a route with its own (the rest of the path may have any case).
- */
-const headerKeyMatches = (rawPath: string): boolean => rawPath.startsWith(MOUNT);
-
 export interface AppOptions {
   config: Config;
   db: Db;
   routes: Route[];
+  /** Several networks, each with its configuration and database (config.networks); `config` and `db` then serve none. */
+  networks?: NetworkSource[];
+  /** The network of hosts that name none. */
+  defaultNetwork?: string | undefined;
   logger?: Logger | false;
   /** The clock of the requests, in ns since the epoch; the system clock by default. */
   clock?: () => bigint;
@@ -93,7 +84,7 @@ function answerBeforeRouting(app: FastifyInstance, front: FastPath): void {
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
-export function buildApp({ config, db, routes, logger = false, clock = systemClock }: AppOptions): FastifyInstance {
+export function buildApp({ config, db, routes, logger = false, clock = systemClock, networks: networkSources = [], defaultNetwork }: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger || undefined,
     // Fastify's own two lines per request are replaced by the one line of the access log.
@@ -149,15 +140,25 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     return sendError(reply, 500, ['Internal error']);
   });
 
-  const linkBase = (request: FastifyRequest) => (config.response.includeHostInLink ? linkOrigin(request, config.port) : '');
+  // several networks: one family of cache metrics, each network's under its label
+  const cacheFamily = networkSources.length > 0 ? new CacheMetricsFamily(true) : undefined;
+  const served = new Networks(
+    networkSources,
+    defaultNetwork,
+    config.server.trustProxy,
+    (source) => networkOf(source, logger || pino({ enabled: false }), VERSION, cacheFamily),
+    { config, db },
+  );
+  const nameOf = (headers: IncomingHttpHeaders) => served.of(headers)?.name;
 
-  registerAccessLog(app);
-  if (logger) logDatabaseState(db, logger);
+  registerAccessLog(app, served.named ? (request) => nameOf(request.headers) : undefined);
+  if (logger) for (const network of served.all) logDatabaseState(network.db, network.name ? logger.child({ network: network.name }) : logger);
   const drain = registerDrain(app);
-  const shedding = registerLoadShedding(app, config.server, db);
-  registerHealth(app, db, () => drain.draining);
-  const cache = config.cache.enabled ? createResponseCache({ config, db, logger: logger || pino({ enabled: false }), version: VERSION }) : undefined;
-  if (cache) app.addHook('onClose', () => cache.close());
+  const poolWaiting = (headers?: IncomingHttpHeaders) =>
+    headers ? (served.of(headers) ?? served.all[0]!).db.poolStats().waiting : Math.max(...served.all.map((n) => n.db.poolStats().waiting));
+  const shedding = registerLoadShedding(app, config.server, poolWaiting);
+  registerHealth(app, served.all, () => drain.draining);
+  for (const { cache } of served.all) if (cache) app.addHook('onClose', () => cache.close());
   // live logs (an addition): the event streams of the routes that have them
   const liveRegistry = new Registry();
   const streams = config.additions.enabled ? new EventStreams({ config, registry: liveRegistry }) : undefined;
@@ -167,53 +168,15 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     app.addHook('preClose', async () => streams.stop());
   }
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
-  const observe = registerMetrics(app, db, Registry.merge([liveRegistry, ...routeRegistries, ...(cache ? [cache.metrics.registry] : [])]));
-  if (cache) fastPathHits = fastPath({ config, cache, logger, observe, refusing: () => drain.draining || shedding() });
-  const { defaultCacheControl } = config.headers;
-  /** Runs a route's handler (or takes its answer from the response cache) and sends the answer. */
-  const { additions } = config;
-  // the reads of an NDJSON answer take pages of additions.ndjson.pageSize (the listings cap `limit` at response.limit.max)
-  const ndjsonConfig: Config = { ...config, response: { ...config.response, limit: { ...config.response.limit, max: additions.ndjson.pageSize } } };
-  /** Answers computed without the cache read the newest record file first too, for Indexed-Through (an addition). */
-  const pinned = additions.enabled ? pinnedCompute(db) : undefined;
-  async function answer(route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path = rawPath(url)) {
-    const query = parseQuery(rawSearch(url));
-    const base = linkBase(request);
-    const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : defaultCacheControl;
-    const params = request.params as Record<string, string>;
-    if (streams && route.events !== undefined && wantsEventStream(request.headers.accept)) {
-      // live (an addition): checked like any request, then a stream; never through the response cache
-      const lastEventId = request.headers['last-event-id'];
-      const context = { config, db, query, path, params, linkBase: base, now: clock, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) };
-      const run = await route.events(context);
-      return streams.serve(request, reply, run, {});
-    }
-    if (additions.enabled && route.listing !== undefined && wantsNdjson(request.headers.accept)) {
-      // the whole range (an addition): never through the response cache
-      // no page size: the reads take pages of their own (a `limit` the route would reject is left for it to reject)
-      const limit = query.get('limit');
-      if (limit === undefined || (typeof limit === 'string' && parseLimit(limit.slice(limit.indexOf(':') + 1), 1) !== undefined)) {
-        query.set('limit', String(additions.ndjson.pageSize));
-      }
-      const context = { config: ndjsonConfig, db, query, path, params, linkBase: base, now: clock };
-      const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
-      const listing = { ...route, listing: route.listing };
-      const { value: lines, basis } = await pinned!((stay) => ndjsonLines({ route: listing, context, maxItems: additions.ndjson.maxItems, onError, stay }));
-      return sendNdjson(reply, lines, cacheControl, indexedThrough(basis));
-    }
-    const compute = async () => answerOf(await route.handler({ config, db, query, path, params, linkBase: base, now: clock }), cacheControl);
-    if (!cache) {
-      if (!pinned) return sendAnswer(request, reply, await compute());
-      const { value, basis } = await pinned(compute);
-      const header = indexedThrough(basis);
-      return sendAnswer(request, reply, header === undefined ? value : { ...value, indexedThrough: header });
-    }
-    // the route template goes with the cached copy only when this path reaches the route by itself
-    const template = path === rawPath(url) ? request.routeOptions.url : undefined;
-    return sendAnswer(request, reply, await cache.answer({ path, query, linkBase: base }, compute, template));
+  const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
+  const observe = registerMetrics(app, served.all, (request) => nameOf(request.headers), Registry.merge([liveRegistry, ...routeRegistries, ...cacheRegistries]));
+  if (cacheRegistries.length > 0) {
+    fastPathHits = fastPath({ config, cacheOf: (headers) => served.of(headers)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
+  /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
+  const answer = answering({ networks: served, streams, clock });
   const listing = routes.find((r) => r.path === MOUNT);
-  registerDocs(app);
+  registerDocs(app, served.named ? served.all.map((n) => n.name!) : []);
   registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);
   app.register(async (scope) => {
     for (const route of routes) {

@@ -27,20 +27,32 @@ export const loggedUrl = (url: string): string =>
 /** The fields of an access line. */
 const accessFields = (method: string, url: string, status: number, ms: number) => ({ method, url: loggedUrl(url), status, ms: Math.round(ms * 10) / 10 });
 
+/** A request's network, set on it by the access log's hook where there are several (http/server/networks.ts). */
+type WithNetwork = FastifyRequest & { network?: string | undefined };
+
 /** The access line of one answer. */
 export function logAccess(request: FastifyRequest, status: number, ms: number): void {
-  request.log.info(accessFields(request.method, request.url, status, ms), 'request');
+  const network = (request as WithNetwork).network;
+  request.log.info(network === undefined ? accessFields(request.method, request.url, status, ms) : { ...accessFields(request.method, request.url, status, ms), network }, 'request');
 }
 
 /**
  * The access line of an answer sent without Fastify (fastPath.ts), on the service's own logger:
  * the request id first, where a request's child logger puts it, so the line is the same.
  */
-export function logAccessBeforeRouting(logger: Logger, reqId: string, method: string, url: string, status: number, ms: number): void {
-  logger.info({ reqId, ...accessFields(method, url, status, ms) }, 'request');
+export function logAccessBeforeRouting(logger: Logger, reqId: string, method: string, url: string, status: number, ms: number, network?: string): void {
+  logger.info(network === undefined ? { reqId, ...accessFields(method, url, status, ms) } : { reqId, ...accessFields(method, url, status, ms), network }, 'request');
 }
 
-export function registerAccessLog(app: FastifyInstance): void {
+/** `networkOf`: the network of a request, when there are several (its access line names it). */
+export function registerAccessLog(app: FastifyInstance, networkOf?: (request: FastifyRequest) => string | undefined): void {
+  if (networkOf) {
+    app.decorateRequest('network', undefined);
+    app.addHook('onRequest', (request, _reply, done) => {
+      (request as WithNetwork).network = networkOf(request);
+      done();
+    });
+  }
   // callback hooks: an async one costs a promise and a microtask on every request
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

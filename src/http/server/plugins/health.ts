@@ -25,19 +25,30 @@ export async function isReady(db: Db): Promise<boolean> {
 const OK = '{"status":"ok"}';
 const ERROR = '{"status":"error"}';
 
-/** `stopping`: true once the shutdown began; readiness then answers 503 (liveness stays 200). */
-export function registerHealth(app: FastifyInstance, db: Db, stopping: () => boolean = () => false): void {
-  const answer = (ok: boolean) => ({ status: ok ? 200 : 503, body: ok ? OK : ERROR });
+/**
+ * `stopping`: true once the shutdown began; readiness then answers 503 (liveness stays 200). With
+ * several networks (`name` set), readiness needs every one ready and names each one's state:
+ * `{"status":"ok","networks":{"testnet":"ok","previewnet":"error"}}`.
+ */
+export function registerHealth(app: FastifyInstance, dbs: ReadonlyArray<{ name: string | undefined; db: Db }>, stopping: () => boolean = () => false): void {
+  const readiness = async () => {
+    if (stopping()) return { status: 503, body: ERROR };
+    const states = await Promise.all(dbs.map(async ({ db }) => isReady(db)));
+    const ok = states.every(Boolean);
+    if (dbs[0]?.name === undefined) return { status: ok ? 200 : 503, body: ok ? OK : ERROR };
+    const networks = Object.fromEntries(dbs.map(({ name }, i) => [name!, states[i] ? 'ok' : 'error']));
+    return { status: ok ? 200 : 503, body: JSON.stringify({ status: ok ? 'ok' : 'error', networks }) };
+  };
   for (const [url, check] of [
-    ['/health/liveness', async () => true],
-    ['/health/readiness', async () => !stopping() && (await isReady(db))],
+    ['/health/liveness', async () => ({ status: 200, body: OK })],
+    ['/health/readiness', readiness],
   ] as const) {
     app.route({
       method: ['GET', 'HEAD'],
       url,
       config: { operational: true, probe: true },
       handler: async (_request, reply) => {
-        const { status, body } = answer(await check());
+        const { status, body } = await check();
         return reply.code(status).header('content-type', 'application/json').send(Buffer.from(body));
       },
     });

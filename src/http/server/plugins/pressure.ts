@@ -17,7 +17,7 @@ import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSettings } from '../../../config/service.ts';
-import type { Db } from '../../../db/db.ts';
+import type { IncomingHttpHeaders } from 'node:http';
 import { prepareError } from '../respond.ts';
 import { routeFlags } from '../routeFlags.ts';
 
@@ -38,8 +38,12 @@ export function pressureOptions(settings: ServerSettings['pressure']) {
  */
 type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => void;
 
-/** Registers the load shedding; returns whether a request arriving now would be shed. */
-export function registerLoadShedding(app: FastifyInstance, server: ServerSettings, db: Db): () => boolean {
+/**
+ * Registers the load shedding; returns whether a request arriving now would be shed. `poolWaiting`
+ * tells how many statements wait for a connection of the pool that would answer a request (its
+ * network's; without headers, the most of any).
+ */
+export function registerLoadShedding(app: FastifyInstance, server: ServerSettings, poolWaiting: (headers?: IncomingHttpHeaders) => number): () => boolean {
   if (server.maxConnections > 0) app.server.maxConnections = server.maxConnections;
   let shed = 0;
   let lastLog = -Infinity;
@@ -62,10 +66,10 @@ export function registerLoadShedding(app: FastifyInstance, server: ServerSetting
   });
   const { maxPoolWaiting } = server.pressure;
   const pressured = app as FastifyInstance & { isUnderPressure?: () => boolean };
-  const shedding = () => pressured.isUnderPressure?.() === true || (maxPoolWaiting > 0 && db.poolStats().waiting >= maxPoolWaiting);
+  const shedding = () => pressured.isUnderPressure?.() === true || (maxPoolWaiting > 0 && poolWaiting() >= maxPoolWaiting);
   if (maxPoolWaiting > 0) {
     app.addHook('onRequest', async (request, reply) => {
-      const { waiting } = db.poolStats();
+      const waiting = poolWaiting(request.headers);
       if (waiting < maxPoolWaiting) return;
       const answer = pressureHandler(request, reply, 'poolWaiting', waiting);
       if (answer === undefined) return undefined;
