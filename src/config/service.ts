@@ -70,8 +70,14 @@ export const SERVICE_DEFAULTS: Tree = {
       maxEventLoopDelay: 1000,
       /** V8 heap in use, percent of its limit. */
       maxHeapUsedPercent: 90,
-      /** Requests waiting for a database connection. */
+      /** Requests waiting for a database connection; also bounds the adaptive limit (pool + this). */
       maxPoolWaiting: 100,
+      /** An adaptive limit on the contract requests in flight, learnt from their latency (issue 31). */
+      adaptive: true,
+      /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none. */
+      latencyTarget: 100,
+      /** ms; the longest a shed answer waits for its pace (clients that retry at once); 0: at once. */
+      maxShedDelay: 1000,
     },
   },
 };
@@ -82,7 +88,14 @@ export interface ServerSettings {
   maxConnections: number;
   /** Resolved: never below db.pool.statementTimeout. */
   shutdownGraceMs: number;
-  pressure: { maxEventLoopDelayMs: number; maxHeapUsedPercent: number; maxPoolWaiting: number };
+  pressure: {
+    maxEventLoopDelayMs: number;
+    maxHeapUsedPercent: number;
+    maxPoolWaiting: number;
+    adaptive: boolean;
+    latencyTargetMs: number;
+    maxShedDelayMs: number;
+  };
 }
 
 /** Added to db.pool.statementTimeout when server.shutdownGrace is 0: the watchdog's margin and the answer's way out. */
@@ -118,6 +131,9 @@ export function serverSettings(tree: Tree): ServerSettings {
       maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),
       maxHeapUsedPercent: integer(tree, 'server.pressure.maxHeapUsedPercent', 0, 100),
       maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
+      adaptive: bool(tree, 'server.pressure.adaptive'),
+      latencyTargetMs: integer(tree, 'server.pressure.latencyTarget', 0, 3_600_000),
+      maxShedDelayMs: integer(tree, 'server.pressure.maxShedDelay', 0, 60_000),
     },
   };
 }

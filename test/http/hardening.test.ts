@@ -154,28 +154,40 @@ test('includeHostInLink: a Host that is not hostname[:port] is never reflected; 
   assert.equal(await linkOf(true, { ...forwarded, 'x-forwarded-host': 'evil.com/<x>' }), path);
 });
 
-test('load shedding: with too many requests waiting for a connection, 503 + Retry-After in the mirror body; probes and metrics still answer', async () => {
+/** GET `path` over a connection of its own: status, headers and body. */
+async function get(port: number, path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const client = await RawConnection.open(port);
+  try {
+    client.write(getRequest(path));
+    const { status, headers, body } = await client.response();
+    return { status, headers, body };
+  } finally {
+    client.destroy();
+  }
+}
+
+test('load shedding: with too many requests waiting for a connection, 503 + Retry-After in the mirror body before routing; probes and metrics still answer', async () => {
   const stats: PoolStats = { total: 10, idle: 0, waiting: 0 };
   const db: Db = { ...fakeDb(), poolStats: () => stats };
-  const config = testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '20' });
-  const shedding = buildApp({ config, db, routes });
+  const shedding = await listening(testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '20' }), db);
   try {
-    await shedding.ready();
-    assert.equal((await shedding.inject('/api/v1/contracts/1')).statusCode, 200);
+    assert.equal((await get(shedding.port, '/api/v1/contracts/1')).status, 200);
     stats.waiting = 21;
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const shed = await shedding.inject('/api/v1/contracts/1');
-    assert.equal(shed.statusCode, 503);
+    const shed = await get(shedding.port, '/api/v1/contracts/1');
+    assert.equal(shed.status, 503);
     assert.equal(shed.body, errorBody('Service unavailable'));
     assert.equal(shed.headers['retry-after'], '1');
     assert.equal(shed.headers['content-type'], 'application/json; charset=utf-8');
-    assert.equal((await shedding.inject('/health/liveness')).statusCode, 200);
-    assert.equal((await shedding.inject('/metrics')).statusCode, 200);
+    assert.equal(shed.headers['access-control-allow-origin'], '*');
+    assert.equal((await get(shedding.port, '/health/liveness')).status, 200);
+    assert.equal((await get(shedding.port, '/HEALTH/Readiness/')).status, 200, 'probes in any case and with a slash are never shed');
+    const metrics = await get(shedding.port, '/metrics');
+    assert.equal(metrics.status, 200);
+    assert.match(metrics.body, /http_requests_shed_total\{reason="poolWaiting"\} 1/);
     stats.waiting = 0;
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal((await shedding.inject('/api/v1/contracts/1')).statusCode, 200);
+    assert.equal((await get(shedding.port, '/api/v1/contracts/1')).status, 200);
   } finally {
-    await shedding.close();
+    await shedding.app.close();
   }
 });
 
@@ -184,26 +196,25 @@ test('load shedding on the pool\'s queue is decided per request: the request tha
   // and the admitted requests waited behind it: p99 2.1 s against 0.5 s at 64 connections)
   const stats: PoolStats = { total: 10, idle: 0, waiting: 0 };
   const db: Db = { ...fakeDb(), poolStats: () => stats };
-  const shedding = buildApp({ config: testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '20' }), db, routes });
+  const shedding = await listening(testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '20' }), db);
   try {
-    await shedding.ready();
     for (let round = 0; round < 5; round++) {
       stats.waiting = 19;
-      assert.equal((await shedding.inject('/api/v1/contracts/1')).statusCode, 200, 'room for one more in the queue');
+      assert.equal((await get(shedding.port, '/api/v1/contracts/1')).status, 200, 'room for one more in the queue');
       stats.waiting = 20;
-      const shed = await shedding.inject('/api/v1/contracts/1');
-      assert.equal(shed.statusCode, 503, 'the queue is full');
+      const shed = await get(shedding.port, '/api/v1/contracts/1');
+      assert.equal(shed.status, 503, 'the queue is full');
       assert.equal(shed.headers['retry-after'], '1');
       assert.equal(shed.body, errorBody('Service unavailable'));
-      assert.equal((await shedding.inject('/health/readiness')).statusCode, 200, 'probes are never shed');
+      assert.equal((await get(shedding.port, '/health/readiness')).status, 200, 'probes are never shed');
     }
   } finally {
-    await shedding.close();
+    await shedding.app.close();
   }
 });
 
-test('server.maxConnections: connections beyond the cap are closed at once', async () => {
-  const capped = await listening(testConfig({ HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '2' }));
+test('server.maxConnections: a connection beyond the cap is answered the shed 503 with Connection: close and ends cleanly, never reset', async () => {
+  const capped = await listening(testConfig({ HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '200' }));
   const open: RawConnection[] = [];
   try {
     for (let i = 0; i < 2; i++) {
@@ -214,9 +225,16 @@ test('server.maxConnections: connections beyond the cap are closed at once', asy
     }
     const third = await RawConnection.open(capped.port);
     open.push(third);
+    const started = performance.now();
     third.write(getRequest('/api/v1/contracts/1'));
-    assert.notEqual(await third.ended(), 'open');
-    assert.equal(third.rest(), '', 'no answer');
+    const refused = await third.response();
+    const waited = performance.now() - started;
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.connection, 'close');
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal(refused.body, errorBody('Service unavailable'));
+    assert.ok(waited >= 150, `held for its pace (${waited.toFixed(0)} ms), so that a client reconnecting at once cannot spin`);
+    assert.equal(await third.ended(), 'closed', 'a FIN, not a reset');
     open[0]!.destroy();
     await open[0]!.ended();
     await new Promise((resolve) => setTimeout(resolve, 50));

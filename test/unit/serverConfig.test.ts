@@ -8,12 +8,15 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     trustProxy: false,
     maxConnections: 1000,
     shutdownGraceMs: 25_000,
-    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100 },
+    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, adaptive: true, latencyTargetMs: 100, maxShedDelayMs: 1000 },
   });
   const set = loadConfig(
     {
       HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '50',
       HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '0',
+      HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+      HIERO_MIRROR_REST_SERVER_PRESSURE_LATENCYTARGET: '250',
+      HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
       HIERO_MIRROR_REST_SERVER_SHUTDOWNGRACE: '40000',
       TRUST_PROXY: 'true',
     },
@@ -21,6 +24,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
   );
   assert.equal(set.server.maxConnections, 50);
   assert.equal(set.server.pressure.maxPoolWaiting, 0);
+  assert.deepEqual([set.server.pressure.adaptive, set.server.pressure.latencyTargetMs, set.server.pressure.maxShedDelayMs], [false, 250, 0]);
   assert.equal(set.server.shutdownGraceMs, 40_000);
   assert.equal(set.server.trustProxy, true);
   assert.deepEqual(set.warnings, []);
@@ -35,4 +39,6 @@ test('the shutdown grace follows the statement timeout and is never below it', (
     (e: unknown) => e instanceof ConfigError && /server\.shutdownGrace must be 0 .* or at least db\.pool\.statementTimeout \(20000\), got 5000/.test((e as Error).message),
   );
   assert.throws(() => loadConfig({ TRUST_PROXY: 'yes' }, '/nonexistent'), /server\.trustProxy must be true or false/);
+  assert.throws(() => loadConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'maybe' }, '/nonexistent'), /server\.pressure\.adaptive must be true or false/);
+  assert.throws(() => loadConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '-1' }, '/nonexistent'), /server\.pressure\.maxShedDelay must be an integer/);
 });

@@ -16,13 +16,15 @@ import { VERSION } from '../../version.ts';
 import type { Route } from '../route.ts';
 import { EventStreams } from './eventStream.ts';
 import { MOUNT, answering } from './answering.ts';
-import { type NetworkSource, Networks, networkOf } from './networks.ts';
+import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
-import { registerLoadShedding } from './plugins/pressure.ts';
+import { registerPressure } from './plugins/pressure.ts';
+import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './plugins/admission.ts';
+import { capConnections } from './plugins/connectionCap.ts';
 import { rawPath } from '../request/query.ts';
 import { sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
@@ -112,7 +114,14 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }) as unknown as FastifyInstance;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
   let fastPathHits: FastPath | undefined;
-  answerBeforeRouting(app, (request, response) => fastPathHits !== undefined && fastPathHits(request, response));
+  /** Sheds before routing (plugins/admission.ts), once the networks exist (below). */
+  let admit: Admission | undefined;
+  answerBeforeRouting(
+    app,
+    (request, response) => (fastPathHits !== undefined && fastPathHits(request, response)) || (admit !== undefined && admit.front(request, response)),
+  );
+  const { pressure } = config.server;
+  capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 
@@ -154,9 +163,30 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   registerAccessLog(app, served.named ? (request) => nameOf(request.headers) : undefined);
   if (logger) for (const network of served.all) logDatabaseState(network.db, network.name ? logger.child({ network: network.name }) : logger);
   const drain = registerDrain(app);
-  const poolWaiting = (headers?: IncomingHttpHeaders) =>
-    headers ? (served.of(headers) ?? served.all[0]!).db.poolStats().waiting : Math.max(...served.all.map((n) => n.db.poolStats().waiting));
-  const shedding = registerLoadShedding(app, config.server, poolWaiting);
+  const underPressure = registerPressure(app, config.server);
+  const shedding = () =>
+    underPressure() || (pressure.maxPoolWaiting > 0 && Math.max(...served.all.map((n) => n.db.poolStats().waiting)) >= pressure.maxPoolWaiting);
+  const admitted = new Map<Network, AdmittedNetwork>(
+    served.all.map((network) => {
+      const { db, config: own } = network;
+      const poolSize = own.db.pool.maxConnections * (1 + own.db.replicas.hosts.length);
+      return [network, { name: network.name, poolSize, poolWaiting: () => db.poolStats().waiting }];
+    }),
+  );
+  admit = admission({
+    pressure,
+    networks: [...admitted.values()],
+    networkOf: (headers) => {
+      const network = served.of(headers);
+      return network === undefined ? undefined : admitted.get(network);
+    },
+    underPressure,
+    draining: () => drain.draining,
+    vary: config.response.compression,
+    logger,
+  });
+  drain.onDrain(() => admit?.flush());
+  app.addHook('onClose', async () => admit?.stop());
   registerHealth(app, served.all, () => drain.draining);
   for (const { cache } of served.all) if (cache) app.addHook('onClose', () => cache.close());
   // live logs (an addition): the event streams of the routes that have them
@@ -169,7 +199,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
   const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
-  const observe = registerMetrics(app, served.all, (request) => nameOf(request.headers), Registry.merge([liveRegistry, ...routeRegistries, ...cacheRegistries]));
+  const observe = registerMetrics(app, served.all, (request) => nameOf(request.headers), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
   if (cacheRegistries.length > 0) {
     fastPathHits = fastPath({ config, cacheOf: (headers) => served.of(headers)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }

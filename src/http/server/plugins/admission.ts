@@ -1,0 +1,187 @@
+/**
+ * Admission before routing (issue 31): whether a request is worked on or shed is decided on Node's
+ * request and response objects, before Fastify makes its own, before routing and before the
+ * query is parsed. A shed request costs its HTTP parse, a look at its method, path and Host, and
+ * one write of bytes prepared once: `503 {"_status":{"messages":[{"message":"Service unavailable"}]}}`
+ * with `Retry-After: 1`, CORS and Vary as on every answer. It is counted in the metrics
+ * (`http_requests_shed_total`, by reason) and summed up in the log once per LOG_EVERY_MS, not a
+ * line each; it gets no request id and no access line.
+ *
+ * Shed, in this order (each check 0 or off is skipped):
+ *
+ * 1. any request but the health probes and metrics while the event loop's delay or the heap is
+ *    beyond its bound (`underPressure`), or when `server.pressure.maxPoolWaiting` statements
+ *    already wait for a connection of the request's database (`poolWaiting`);
+ * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, not an event stream) when its
+ *    network's adaptive limit of requests in flight is reached (`limit`; limiter.ts). The limit
+ *    learns from the latency of the requests it admits; between the pool's connections and the
+ *    pool plus maxPoolWaiting.
+ *
+ * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
+ * answers (drain.ts), and held answers are sent at once with `Connection: close`.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { ServerSettings } from '../../../config/service.ts';
+import { errorBody } from '../../request/errors.ts';
+import { JSON_TYPE } from '../respond.ts';
+import { AdaptiveLimit } from './limiter.ts';
+import { ShedPacer, TICK_MS } from './shedPacer.ts';
+
+const LOG_EVERY_MS = 10_000;
+const RETRY_AFTER = '1';
+
+export type ShedReason = 'underPressure' | 'poolWaiting' | 'limit' | 'connections';
+
+/** A database the requests of some hosts go to, with its pool's size. */
+export interface AdmittedNetwork {
+  name: string | undefined;
+  poolSize: number;
+  poolWaiting(): number;
+}
+
+export interface AdmissionOptions {
+  pressure: ServerSettings['pressure'];
+  networks: readonly AdmittedNetwork[];
+  /** The network of a request (undefined: none, Fastify answers its 404). */
+  networkOf: (headers: IncomingHttpHeaders) => AdmittedNetwork | undefined;
+  /** True while under-pressure's event-loop or heap bound is passed. */
+  underPressure: () => boolean;
+  draining: () => boolean;
+  /** response.compression: every JSON answer says Vary: Accept-Encoding. */
+  vary: boolean;
+  logger: Logger | false;
+}
+
+export interface Admission {
+  /** Before routing: true when it answered the request (shed). */
+  front(request: IncomingMessage, response: ServerResponse): boolean;
+  /** Counts a shed that happened elsewhere (connections beyond the cap). */
+  count(reason: ShedReason): void;
+  /** Sends every held answer (with Connection: close). */
+  flush(): void;
+  stop(): void;
+  readonly registry: Registry;
+}
+
+/** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
+const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?(?:\?|$)/i;
+const CONTRACTS = /^\/api\/v1\/contracts(?:[/?]|$)/i;
+
+/** The shed answer, made once: its body, its headers (with Connection: close too), and as raw HTTP with Connection: close. */
+export function shedAnswer(vary: boolean) {
+  const body = Buffer.from(errorBody(['Service unavailable']), 'utf8');
+  const headers = ['Content-Type', JSON_TYPE, 'Retry-After', RETRY_AFTER, 'access-control-allow-origin', '*', ...(vary ? ['vary', 'Accept-Encoding'] : []), 'Content-Length', String(body.length)];
+  const closing = [...headers, 'Connection', 'close'];
+  const rawClose = `HTTP/1.1 503 Service Unavailable\r\n${closing.reduce((text, v, i) => text + (i % 2 === 0 ? `${v}: ` : `${v}\r\n`), '')}\r\n${body.toString('latin1')}`;
+  return { body, headers, closing, rawClose };
+}
+
+export function admission({ pressure, networks, networkOf, underPressure, draining, vary, logger }: AdmissionOptions): Admission {
+  const { body, headers, closing } = shedAnswer(vary);
+  const send = (response: ServerResponse, close: boolean) => {
+    response.writeHead(503, close ? closing : headers);
+    response.end(body);
+  };
+  const pacer = new ShedPacer(send, pressure.maxShedDelayMs);
+
+  const { maxPoolWaiting, adaptive, latencyTargetMs } = pressure;
+  const limiters = new Map<AdmittedNetwork, AdaptiveLimit>();
+  if (adaptive) {
+    for (const network of networks) {
+      const min = Math.max(1, network.poolSize);
+      const max = min + (maxPoolWaiting > 0 ? maxPoolWaiting : 10_000);
+      limiters.set(network, new AdaptiveLimit({ initial: min, min, max, targetMs: latencyTargetMs }));
+    }
+  }
+
+  const registry = new Registry();
+  const shedCounter = new Counter({ name: 'http_requests_shed_total', help: 'Requests answered 503 by load shedding, before routing', labelNames: ['reason'], registers: [registry] });
+  const reasons: ShedReason[] = ['underPressure', 'poolWaiting', 'limit', 'connections'];
+  const counters = Object.fromEntries(reasons.map((r) => [r, shedCounter.labels(r)])) as Record<ShedReason, ReturnType<typeof shedCounter.labels>>;
+  const named = networks.some((n) => n.name !== undefined);
+  const perNetwork = (name: string, help: string, value: (l: AdaptiveLimit) => number) =>
+    new Gauge({
+      name, help, labelNames: named ? ['network'] : [], registers: [registry],
+      collect() {
+        for (const [network, limiter] of limiters) this.set(named ? { network: network.name ?? '' } : {}, value(limiter));
+      },
+    });
+  perNetwork('http_concurrency_limit', 'The adaptive limit of contract requests in flight', (l) => l.limit);
+  perNetwork('http_requests_in_flight', 'Contract requests admitted and not yet answered', (l) => l.inFlight);
+  new Gauge({ name: 'http_shed_answers_held', help: 'Shed answers waiting for their pace', registers: [registry], collect() { this.set(pacer.held); } });
+
+  // the log: one line when shedding begins, then one per LOG_EVERY_MS with the counts
+  const pending: Record<ShedReason, number> = { underPressure: 0, poolWaiting: 0, limit: 0, connections: 0 };
+  let pendingTotal = 0;
+  let lastLog = -Infinity;
+  const count = (reason: ShedReason) => {
+    counters[reason].inc();
+    pending[reason]++;
+    if (pendingTotal++ === 0 && performance.now() - lastLog >= LOG_EVERY_MS) report(performance.now(), true);
+  };
+  const limitsNow = () => Object.fromEntries([...limiters].map(([n, l]) => [n.name ?? 'limit', `${l.inFlight}/${l.limit}`]));
+  const report = (now: number, starting: boolean) => {
+    if (logger) {
+      const shed = Object.fromEntries(Object.entries(pending).filter(([, n]) => n > 0));
+      const fields = { shed, inFlight: limitsNow(), held: pacer.held };
+      if (starting) logger.warn(fields, 'overloaded: answering 503 until the load drops');
+      else logger.warn({ ...fields, seconds: Math.round((now - lastLog) / 1000) }, `overloaded: ${pendingTotal} requests shed`);
+    }
+    lastLog = now;
+    for (const reason of reasons) pending[reason] = 0;
+    pendingTotal = 0;
+  };
+
+  let admittedInTick = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    pacer.tick(now, admittedInTick);
+    admittedInTick = 0;
+    if (pendingTotal > 0 && now - lastLog >= LOG_EVERY_MS) report(now, false);
+  }, TICK_MS);
+  ticker.unref();
+
+  const shed = (response: ServerResponse, reason: ShedReason, now: number) => {
+    count(reason);
+    pacer.shed(response, now);
+    return true;
+  };
+
+  const front = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const url = request.url ?? '';
+    if (draining() || OPERATIONAL.test(url)) return false;
+    const network = networkOf(request.headers);
+    const now = performance.now();
+    if (underPressure()) return shed(response, 'underPressure', now);
+    if (network === undefined) return false;
+    if (maxPoolWaiting > 0 && network.poolWaiting() >= maxPoolWaiting) return shed(response, 'poolWaiting', now);
+    const limiter = limiters.get(network);
+    const { method } = request;
+    if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(url)) return false;
+    const accept = request.headers.accept;
+    if (accept !== undefined && accept.includes('text/event-stream')) return false; // a live stream: bounded by live.maxSubscribers
+    if (!limiter.tryAcquire(now)) return shed(response, 'limit', now);
+    // a whole listing as NDJSON holds its slot, but its length says nothing of the capacity
+    const measured = accept === undefined || !accept.includes('ndjson');
+    response.once('close', () => {
+      const end = performance.now();
+      const answered = response.writableFinished;
+      if (answered) admittedInTick++;
+      limiter.release(end, answered && measured ? end - now : undefined, answered && response.statusCode === 503);
+    });
+    return false;
+  };
+
+  return {
+    front,
+    count,
+    flush: () => pacer.flush(true),
+    stop: () => {
+      clearInterval(ticker);
+      pacer.flush(true);
+    },
+    registry,
+  };
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from '../../src/config/config.ts';
+import type { Route } from '../../src/http/route.ts';
+import { drainOf } from '../../src/http/server/plugins/drain.ts';
+import { buildApp } from '../../src/http/server/server.ts';
+import { testConfig } from '../support/app.ts';
+import { fakeDb } from '../support/database.ts';
+import { RawConnection, type RawResponse, getRequest } from '../support/rawHttp.ts';
+
+/**
+ * Admission before routing (src/http/server/plugins/admission.ts): the adaptive limit of contract
+ * requests in flight, the shed answer (prepared bytes, no request object, no access line), its
+ * metrics and log summary, the pace of shed answers, and the drain.
+ */
+
+/** A route whose answers wait until `open()` (the work in flight). */
+function gatedRoute() {
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const route: Route = {
+    path: '/api/v1/contracts/:contractId',
+    cacheControl: 'public, max-age=1',
+    async handler({ params }) {
+      await gate;
+      return { body: { id: params.contractId } };
+    },
+  };
+  return { route, open: () => release() };
+}
+
+interface Served {
+  app: FastifyInstance;
+  port: number;
+  lines: Array<Record<string, unknown>>;
+}
+
+/** pool of 2 connections (the limit starts there) and a queue bound of 2 (the limit never passes 4). */
+async function serve(route: Route, env: Record<string, string> = {}): Promise<Served> {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const raw of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(raw));
+      done();
+    },
+  });
+  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', ...env });
+  const app = buildApp({ config, db: fakeDb(), routes: [route], logger: pino({ level: 'info' }, stream) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as AddressInfo).port, lines };
+}
+
+async function send(port: number, path: string): Promise<{ client: RawConnection; answer: Promise<RawResponse> }> {
+  const client = await RawConnection.open(port);
+  client.write(getRequest(path));
+  const answer = client.response();
+  answer.catch(() => {}); // answers left unread when a test ends and closes the connection
+  return { client, answer };
+}
+
+const SHED = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
+
+test('beyond the limit of requests in flight (the pool at start): 503 at once, before routing, counted, one log line; probes still answer; admitted again after', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
+  const clients: RawConnection[] = [];
+  try {
+    const admitted = [await send(served.port, '/api/v1/contracts/1'), await send(served.port, '/api/v1/contracts/2')];
+    clients.push(...admitted.map((a) => a.client));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = served.lines.length;
+    for (let i = 0; i < 5; i++) {
+      const shed = await send(served.port, `/api/v1/contracts/${10 + i}`);
+      clients.push(shed.client);
+      const answer = await shed.answer;
+      assert.equal(answer.status, 503);
+      assert.equal(answer.body, SHED);
+      assert.equal(answer.headers['retry-after'], '1');
+      assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(answer.headers['access-control-allow-origin'], '*');
+      assert.equal(answer.headers.vary, 'Accept-Encoding');
+      assert.equal(answer.headers['x-request-id'], undefined, 'no request object was made for it');
+    }
+    const probe = await send(served.port, '/health/liveness');
+    clients.push(probe.client);
+    assert.equal((await probe.answer).status, 200);
+    const mine = served.lines.slice(before).filter((l) => l.msg !== 'request' || l.url !== '/health/liveness');
+    assert.equal(mine.length, 1, `one line for five shed requests, got ${JSON.stringify(mine)}`);
+    assert.equal(mine[0]!.msg, 'overloaded: answering 503 until the load drops');
+    assert.deepEqual(mine[0]!.shed, { limit: 1 });
+    gated.open();
+    for (const { answer } of admitted) assert.equal((await answer).status, 200);
+    const again = await send(served.port, '/api/v1/contracts/3');
+    clients.push(again.client);
+    assert.equal((await again.answer).status, 200, 'admitted once the work in flight is answered');
+    const metrics = await send(served.port, '/metrics');
+    clients.push(metrics.client);
+    const text = (await metrics.answer).body;
+    assert.match(text, /http_requests_shed_total\{reason="limit"\} 5/);
+    assert.match(text, /http_concurrency_limit 2/);
+    assert.match(text, /http_requests_in_flight 0/);
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
+test('other paths and methods are not limited: the docs, unknown paths, POST', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
+  const clients: RawConnection[] = [];
+  try {
+    for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const [request, status] of [[getRequest('/api/v1/accounts'), 404], [getRequest('/api/v1/contracts/9', {}, 'POST'), 404]] as const) {
+      const client = await RawConnection.open(served.port);
+      clients.push(client);
+      client.write(request);
+      assert.equal((await client.response()).status, status);
+    }
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
+test('shed answers beyond their budget wait for a later tick, at most server.pressure.maxShedDelay; the drain sends the held ones at once with Connection: close', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '600' });
+  const clients: RawConnection[] = [];
+  try {
+    for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // 40 at once: the budget of a tick with nothing admitted is 10; the rest are held, in order
+    const started = performance.now();
+    const shed = await Promise.all(Array.from({ length: 40 }, (_, i) => send(served.port, `/api/v1/contracts/${100 + i}`)));
+    clients.push(...shed.map((s) => s.client));
+    const times = await Promise.all(shed.map(async ({ answer }) => ((await answer).status === 503 ? performance.now() - started : NaN)));
+    assert.ok(times.every((t) => t >= 0), 'every one answered 503');
+    const atOnce = times.filter((t) => t < 60).length;
+    assert.ok(atOnce >= 5 && atOnce <= 25, `about a tick's budget at once, got ${atOnce}: ${times.map((t) => t.toFixed(0)).join(' ')}`);
+    assert.ok(Math.max(...times) <= 900, `none held much beyond 600 ms (${Math.max(...times).toFixed(0)})`);
+    // held answers and the drain
+    const more = await Promise.all(Array.from({ length: 30 }, (_, i) => send(served.port, `/api/v1/contracts/${200 + i}`)));
+    clients.push(...more.map((s) => s.client));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const drained = drainOf(served.app).drain(2000);
+    const answers = await Promise.all(more.map((m) => m.answer));
+    assert.ok(answers.every((a) => a.status === 503));
+    assert.ok(answers.filter((a) => a.headers.connection === 'close').length >= 5, 'the held ones say Connection: close');
+    gated.open();
+    await drained;
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
