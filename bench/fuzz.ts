@@ -3,7 +3,7 @@
  * Fuzzing over HTTP (issue 16): hostile and broken requests over all ten routes against a running
  * build of the service, counted by status.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run fuzz -- --count 100000 [--connections 16] [--seed 1]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run fuzz -- --count 100000 [--connections 16] [--seed 1] [--upstream]
  *
  * Samples valid URLs of the ten routes from DATABASE_URL (bench/lib/workload.ts, read only), starts
  * the service on that database (dist/cli.js, built first) unless --base is given, and sends --count
@@ -11,8 +11,11 @@
  * raw keep-alive connections. It prints the answers by route and status, every 5xx request, and
  * ends with PASS or FAIL (exit code 0 or 1): PASS when no answer is a 5xx other than the documented
  * 503 `Service unavailable` (database unavailable, shutdown, shedding) and every request got an
- * answer.
+ * answer. With --upstream the service runs with upstream.url set to a loopback server of this script
+ * (every path not served here is passed on to it and answered 200).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
@@ -29,6 +32,8 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
   --seed N           seed of the URLs and the requests                                  (default 1)
   --port P           loopback port of the server it starts                           (default 5612)
   --base URL         fuzz a server that is already running instead (on DATABASE_URL's data)
+  --upstream         serve with upstream.url: a loopback server of this script's that answers
+                     200 to every request passed on to it (the paths not served here)
   --timeout MS       time to wait for an answer                                      (default 30000)`;
 
 const fail: Fail = usageFailure(USAGE);
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       base: { type: 'string' },
       timeout: { type: 'string' },
+      upstream: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -81,6 +87,20 @@ async function main(): Promise<void> {
 
   let server: StartedServer | undefined;
   let base = values.base;
+  // with --upstream: the paths not served here go to a loopback mirror node that answers every request 200
+  const upstream = values.upstream
+    ? createServer((request, response) => {
+        request.resume();
+        request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{"upstream":true}'));
+      })
+    : undefined;
+  let passedOn = 0;
+  if (upstream) {
+    if (base !== undefined) fail('--upstream starts the server itself: not with --base');
+    upstream.on('request', () => passedOn++);
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    process.env.UPSTREAM_URL = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  }
   if (base === undefined) {
     if (!buildService()) fail('npm run build failed');
     const service = localService('fuzz', positiveInteger('port', values.port, 5612));
@@ -124,6 +144,8 @@ async function main(): Promise<void> {
     await Promise.all(Array.from({ length: connections }, worker));
   } finally {
     if (server) process.stderr.write(`server: ${await server.stop()}\n`);
+    upstream?.closeAllConnections();
+    upstream?.close();
   }
   const seconds = (performance.now() - started) / 1000;
 
@@ -137,7 +159,8 @@ async function main(): Promise<void> {
   const unansweredCount = [...errors.values()].reduce((a, b) => a + b, 0);
   process.stdout.write(
     `\n${sent} requests in ${seconds.toFixed(0)} s (${Math.round(sent / seconds)}/s); ${total} answered; ` +
-      `documented 503: ${documented503}; other 5xx: ${serverErrors.length}; no answer: ${unansweredCount}\n`,
+      `documented 503: ${documented503}; other 5xx: ${serverErrors.length}; no answer: ${unansweredCount}` +
+      `${upstream ? `; passed on to the upstream: ${passedOn}` : ''}\n`,
   );
   for (const [error, n] of errors) process.stdout.write(`  no answer, ${n}x: ${error}\n`);
   for (const line of unanswered.slice(0, 10)) process.stdout.write(`  e.g. ${line}\n`);

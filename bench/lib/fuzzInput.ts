@@ -4,7 +4,7 @@
  * raw bytes), its query string (the keys and values of the property tests in test/contract,
  * test/logs and test/results, repeated, long, broken separators), its method, its headers
  * (encodings, conditionals, CORS, forwarding, oversized, non-ASCII) and its framing (bodies, chunked,
- * bare LF, HTTP/1.0, absolute form). Seeded: the same seed gives the same requests.
+ * bare LF, HTTP/1.0, the absolute and asterisk forms and `//` paths). Seeded: the same seed gives the same requests.
  */
 import fc from 'fast-check';
 
@@ -96,6 +96,16 @@ function mutatedTarget(urls: readonly string[]): fc.Arbitrary<string> {
       (p: string) => p.replace('results', '%72esults'), (p: string) => `${p}/extra`, (p: string) => `${p}/results/logs/x`,
       (p: string) => p.replace('/api/v1', ''), (p: string) => p.replace(/\/[^/]*$/, ''), (p: string) => `${p};x=1`, (p: string) => `${p}%`,
       (p: string) => `http://127.0.0.1${p}`, (p: string) => p.replace('/api/', '/api%2F'), (p: string) => `${p}#frag`,
+    ) },
+    // request-target forms (RFC 9112 section 3.2): absolute form (other hosts, schemes, no path, paths
+    // not served here), asterisk form, `//` and `/\` paths that a careless proxy would read as a host
+    { weight: 2, arbitrary: fc.constantFrom(
+      (p: string) => `http://any.host${p}`, (p: string) => `HTTPS://Any.Host:8443${p}`, (p: string) => `http://[::1]:1${p}`,
+      (p: string) => `http://evil.example${p.replace('/api/v1/contracts', '/api/v1/accounts')}`, () => 'http://any.host',
+      () => 'http://any.host?limit=1', () => 'http://any.host/api/v1/accounts', () => 'ftp://any.host/api/v1/accounts',
+      () => 'http://user:pw@any.host/api/v1/network/supply', () => 'http:/api/v1/accounts', () => 'http://', () => '*', () => '*/api/v1/contracts',
+      (p: string) => `/${p}`, (p: string) => `//evil.example${p}`, () => '//evil.example/api/v1/accounts', () => '//api/v1/accounts',
+      (p: string) => `/\\evil.example${p}`, () => '/\\evil.example/api/v1/accounts', () => '//', () => '///api/v1/accounts',
     ) },
   );
   const queryMutation = fc.oneof(

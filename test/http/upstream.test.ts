@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { buildApp } from '../../src/http/server/server.ts';
 import { ROOT } from '../cli/run.ts';
 import { fakeDb } from '../support/database.ts';
+import { RawConnection } from '../support/rawHttp.ts';
 
 /**
  * Routes served nowhere here go to the upstream (a local HTTP server here) as they came, and its
@@ -214,6 +215,65 @@ test('routes served here are never proxied, whatever they answer; routes served 
   }
   const post = await send(port, 'POST', '/api/v1/contracts/0.0.1001', { 'content-type': 'application/json', 'content-length': '2' }, Buffer.from('{}'));
   assert.equal(JSON.parse(post.body).method, 'POST', 'a method not served here on a served path goes upstream');
+});
+
+/** Raw targets (absolute form, asterisk form, `//` paths) that no client library sends as they are. */
+async function rawTarget(port: number, method: string, target: string): Promise<{ status: number; body: string }> {
+  const client = await RawConnection.open(port);
+  try {
+    client.write(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    // a whole answer: its Content-Length, or the last chunk of a chunked one
+    const whole = (text: string) => {
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return false;
+      if (method === 'HEAD') return true;
+      const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, end));
+      return length ? text.length >= end + 4 + Number(length[1]) : text.endsWith('\r\n0\r\n\r\n');
+    };
+    const deadline = Date.now() + 5000;
+    while (!whole(client.rest()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    const text = client.rest();
+    return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]), body: text.slice(text.indexOf('\r\n\r\n') + 4) };
+  } finally {
+    client.destroy();
+  }
+}
+
+test('every request target form (RFC 9112 section 3.2): absolute form served by its path, asterisk form 400, `//` paths kept on the upstream; never a 5xx', async () => {
+  // with a path prefix (this file's upstream) and without one
+  const bare = buildApp({ config: loadConfig({ UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}` }, '/nonexistent'), db: fakeDb(), routes });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const barePort = (bare.server.address() as AddressInfo).port;
+  try {
+    for (const [proxy, prefix] of [[port, '/mirror'], [barePort, '']] as const) {
+      // a status of 0: whatever the router makes of it (the home page, a preflight's 204), never a 5xx and never passed on
+      const cases: Array<[string, string, number, string | undefined]> = [
+        ['GET', 'http://any.host/api/v1/accounts?limit=1', 200, '/api/v1/accounts?limit=1'],
+        ['GET', 'HTTP://ANY.HOST:99/api/v1/accounts', 200, '/api/v1/accounts'],
+        ['GET', 'https://any.host', 200, undefined], // the home page, served here
+        ['GET', 'http://any.host/api/v1?x=1', 200, '/api/v1?x=1'],
+        ['GET', '//api/v1/accounts', 200, '//api/v1/accounts'],
+        ['GET', '//evil.example/api/v1/accounts', 200, '//evil.example/api/v1/accounts'],
+        ['GET', '/\\evil.example/api', 200, '//evil.example/api'],
+        ['GET', '*', 0, undefined],
+        ['OPTIONS', '*', 0, undefined],
+        ['HEAD', '*', 0, undefined],
+        ['DELETE', '*', 400, undefined],
+        ['POST', 'http://any.host', 200, '/'],
+        ['GET', 'http://any.host/api/v1/contracts/0.0.1001', 404, undefined],
+      ];
+      for (const [method, target, status, reached] of cases) {
+        const before = upstream.seen.length;
+        const res = await rawTarget(proxy, method, target);
+        if (status === 0) assert.ok(res.status < 500, `${method} ${target} (prefix ${JSON.stringify(prefix)}): ${res.status}`);
+        else assert.equal(res.status, status, `${method} ${target} (prefix ${JSON.stringify(prefix)}): ${res.body}`);
+        if (reached === undefined) assert.equal(upstream.seen.length, before, `${target}: not passed on`);
+        else assert.equal(upstream.seen.at(-1)!.url, `${prefix}${reached}`, `${target}: passed on by its path, to the upstream's origin`);
+      }
+    }
+  } finally {
+    await bare.close();
+  }
 });
 
 test('an upstream that is slow (504) or down (502): the mirror error shape, one log line per change', async () => {

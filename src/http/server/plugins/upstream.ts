@@ -18,6 +18,25 @@ type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise
 /** Headers a proxy must not pass on a bodiless request whose body it does not forward. */
 const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
 
+/** The scheme and authority of a request target in absolute form (`http://host:port`). */
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * The path of a request target (without its query): as it came in origin form (`/...`, `//...`
+ * included); the path of a target in absolute form (RFC 9112 section 3.2.2: servers accept it),
+ * `/` when it has none; undefined for the asterisk form and anything else, which no upstream path
+ * can stand for.
+ */
+export function targetPath(target: string): string | undefined {
+  const query = target.indexOf('?');
+  const beforeQuery = query < 0 ? target : target.slice(0, query);
+  if (beforeQuery.startsWith('/')) return beforeQuery;
+  const absolute = ABSOLUTE_FORM.exec(beforeQuery);
+  if (absolute === null) return undefined;
+  const path = beforeQuery.slice(absolute[0].length);
+  return path.startsWith('/') ? path : `/${path}`;
+}
+
 /** The upstream's reachability, logged once per change. */
 class UpstreamState {
   #failing = false;
@@ -56,6 +75,7 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
   const { url, timeoutMs } = config.upstream;
   if (!url) return undefined;
   const prefix = url.pathname.replace(/\/$/, '');
+  const { origin } = url;
   const state = new UpstreamState(url.origin, logger || undefined);
 
   app.register(replyFrom, {
@@ -81,7 +101,14 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
     const restoreLevel = () => {
       log.level = level;
     };
-    return reply.from(`${prefix}${request.raw.url ?? request.url}`, {
+    const path = targetPath(request.raw.url ?? request.url);
+    if (path === undefined) {
+      restoreLevel();
+      return sendError(reply, 400, ['Bad request']);
+    }
+    // the whole URL, so that no path (`//host/...`, `/\\host/...`) can be read as another origin;
+    // reply-from adds the request's query string as it came
+    return reply.from(`${origin}${prefix}${path}`, {
       // no retries: the upstream's answer, a 503 too, goes back as it is
       retryDelay: () => null,
       rewriteRequestHeaders: (_request, headers) => {
