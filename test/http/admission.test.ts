@@ -85,6 +85,9 @@ test('beyond the limit of requests in flight (the pool at start): 503 at once, b
       assert.equal(answer.headers.vary, 'Accept-Encoding');
       assert.equal(answer.headers['x-request-id'], undefined, 'no request object was made for it');
     }
+    const absolute = await send(served.port, 'http://any.host/api/v1/contracts/20');
+    clients.push(absolute.client);
+    assert.equal((await absolute.answer).status, 503, 'a target in absolute form is judged by its path');
     const probe = await send(served.port, '/health/liveness');
     clients.push(probe.client);
     assert.equal((await probe.answer).status, 200);
@@ -100,7 +103,7 @@ test('beyond the limit of requests in flight (the pool at start): 503 at once, b
     const metrics = await send(served.port, '/metrics');
     clients.push(metrics.client);
     const text = (await metrics.answer).body;
-    assert.match(text, /http_requests_shed_total\{reason="limit"\} 5/);
+    assert.match(text, /http_requests_shed_total\{reason="limit"\} 6/);
     assert.match(text, /http_concurrency_limit 2/);
     assert.match(text, /http_requests_in_flight 0/);
   } finally {
@@ -143,8 +146,11 @@ test('shed answers beyond their budget wait for a later tick, at most server.pre
     clients.push(...shed.map((s) => s.client));
     const times = await Promise.all(shed.map(async ({ answer }) => ((await answer).status === 503 ? performance.now() - started : NaN)));
     assert.ok(times.every((t) => t >= 0), 'every one answered 503');
-    const atOnce = times.filter((t) => t < 60).length;
-    assert.ok(atOnce >= 5 && atOnce <= 25, `about a tick's budget at once, got ${atOnce}: ${times.map((t) => t.toFixed(0)).join(' ')}`);
+    const first = Math.min(...times);
+    const atOnce = times.filter((t) => t - first < 50).length;
+    const shown = times.map((t) => t.toFixed(0)).join(' ');
+    assert.ok(atOnce >= 1 && atOnce <= 25, `about a tick's budget at once, got ${atOnce}: ${shown}`);
+    assert.ok(Math.max(...times) - first >= 200, `the rest paced over later ticks: ${shown}`);
     assert.ok(Math.max(...times) <= 900, `none held much beyond 600 ms (${Math.max(...times).toFixed(0)})`);
     // held answers and the drain
     const more = await Promise.all(Array.from({ length: 30 }, (_, i) => send(served.port, `/api/v1/contracts/${200 + i}`)));

@@ -68,6 +68,7 @@ export interface Admission {
 /** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
 const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?(?:\?|$)/i;
 const CONTRACTS = /^\/api\/v1\/contracts(?:[/?]|$)/i;
+const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
 
 /** The shed answer, made once: its body, its headers (with Connection: close too), and as raw HTTP with Connection: close. */
 export function shedAnswer(vary: boolean) {
@@ -151,7 +152,9 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
 
   const front = (request: IncomingMessage, response: ServerResponse): boolean => {
     const url = request.url ?? '';
-    if (draining() || OPERATIONAL.test(url)) return false;
+    // (a target in absolute form is routed by its path: so it is judged by it)
+    const path = url.charCodeAt(0) === 0x2f /* / */ ? url : url.replace(ABSOLUTE_FORM, '');
+    if (draining() || OPERATIONAL.test(path)) return false;
     const network = networkOf(request.headers);
     const now = performance.now();
     if (underPressure()) return shed(response, 'underPressure', now);
@@ -159,7 +162,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     if (maxPoolWaiting > 0 && network.poolWaiting() >= maxPoolWaiting) return shed(response, 'poolWaiting', now);
     const limiter = limiters.get(network);
     const { method } = request;
-    if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(url)) return false;
+    if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(path)) return false;
     const accept = request.headers.accept;
     if (accept !== undefined && accept.includes('text/event-stream')) return false; // a live stream: bounded by live.maxSubscribers
     if (!limiter.tryAcquire(now)) return shed(response, 'limit', now);
