@@ -29,11 +29,16 @@ export async function findCallSplit(db: Db, key: CallKey): Promise<CallRows> {
       ? [...involved(sql`csc.contract_id`), sql`csc.migration is false`]
       : contracts.length === 0
         ? [sql`(csc.contract_id = ${path} or csc.migration is false)`]
-        : [sql`csc.contract_id = any(${[...contracts, path]}::bigint[])`, sql`(csc.contract_id = ${path} or csc.migration is false)`];
+        : // the path's contract, or an involved one without migration rows: in this form Citus prunes the
+          // shards to those of the named contracts (an AND over `any(...)` and an OR reached all 16)
+          [sql`(csc.contract_id = ${path} or (csc.contract_id = any(${contracts}::bigint[]) and csc.migration is false))`];
   const payer = inv.payer_account_id;
   const [results, eths, blocks, logs, stateChanges] = await Promise.all([
-    db.query<DetailedResultRow>(sql`select ${RESULT_COLUMNS}, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
+    // the address joined (entity is co-located on the contract's id): as a correlated subquery Citus sent
+    // the statement to every shard
+    db.query<DetailedResultRow>(sql`select ${RESULT_COLUMNS}, e.evm_address
       from contract_result cr
+      left join entity e on e.id = cr.contract_id
       ${where([sql`cr.consensus_timestamp = ${ts}`, ...involved(sql`cr.contract_id`)])}
       limit 1`),
     payer === null

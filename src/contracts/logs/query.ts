@@ -165,6 +165,16 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'contractIds'
  */
 export function logsSql(query: LogQuery, citus = false): Sql {
   const where = logConditions(query);
+  // every contract's logs on Citus: one ordered, limited statement, whose order and limit Citus pushes
+  // down to every shard; the page / edge / union below became five steps there, two of them over
+  // every shard (docs/scaling.md). Addresses and blocks follow in statements of their own.
+  if (citus && query.contractId === 0n) {
+    return sql`select ${COLUMNS}, null::bytea as evm_address
+from contract_log cl
+where ${where}
+order by cl.consensus_timestamp ${direction(query.order)}, cl.index ${direction(query.order)}
+limit ${query.limit}`;
+  }
   const slack = sql`${query.closeIntervalNs.toString()}::bigint`;
   const dir = direction(query.order);
   const edge = query.order === 'desc' ? sql`min` : sql`max`;
