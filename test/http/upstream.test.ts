@@ -276,6 +276,16 @@ test('every request target form (RFC 9112 section 3.2): absolute form served by 
   }
 });
 
+test('hop-by-hop headers (Upgrade, Expect, TE, Keep-Alive) are not passed on: the upstream answers, not a 502', async () => {
+  const before = upstream.seen.length;
+  for (const [name, value] of [['upgrade', 'websocket'], ['expect', '100-continue'], ['te', 'trailers'], ['keep-alive', 'timeout=5'], ['proxy-connection', 'keep-alive']] as const) {
+    const res = await send(port, 'GET', '/api/v1/accounts', { [name]: value });
+    assert.equal(res.status, 200, `${name}: ${res.body}`);
+    assert.equal(upstream.seen.at(-1)!.headers[name], undefined, `${name} not passed on`);
+  }
+  assert.equal(upstream.seen.length, before + 5);
+});
+
 test('an upstream that is slow (504) or down (502): the mirror error shape, one log line per change', async () => {
   lines.length = 0;
   const slow = await send(port, 'GET', '/api/v1/slow');

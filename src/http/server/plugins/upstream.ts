@@ -18,6 +18,13 @@ type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise
 /** Headers a proxy must not pass on a bodiless request whose body it does not forward. */
 const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
 
+/**
+ * Hop-by-hop headers (RFC 9110 section 7.6.1) that are not passed on: they were about the client's
+ * connection to this service. `Expect` was answered here already (Node sends the 100 Continue).
+ * undici refuses a request with `Upgrade` or `Expect`, and passing them on answered 502.
+ */
+const HOP_HEADERS = ['upgrade', 'expect', 'te', 'keep-alive', 'proxy-connection'] as const;
+
 /** The scheme and authority of a request target in absolute form (`http://host:port`). */
 const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
 
@@ -113,6 +120,7 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
       retryDelay: () => null,
       rewriteRequestHeaders: (_request, headers) => {
         const forwarded = { ...headers, 'x-request-id': request.id };
+        for (const name of HOP_HEADERS) delete forwarded[name];
         if (request.method === 'GET' || request.method === 'HEAD') for (const name of BODY_HEADERS) delete forwarded[name];
         return forwarded;
       },
