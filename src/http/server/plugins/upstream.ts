@@ -120,7 +120,7 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
       retryDelay: () => null,
       rewriteRequestHeaders: (_request, headers) => {
         const forwarded = { ...headers, 'x-request-id': request.id };
-        for (const name of HOP_HEADERS) delete forwarded[name];
+        for (const name of HOP_HEADERS) delete (forwarded as Record<string, unknown>)[name];
         if (request.method === 'GET' || request.method === 'HEAD') for (const name of BODY_HEADERS) delete forwarded[name];
         return forwarded;
       },
