@@ -149,15 +149,11 @@ for (const path of [`${API}/results/logs?order=asc`, `${API}/results?order=asc`]
   let items = 0;
   let bytes = 0;
   let firstByteMs: number | undefined;
-  let rest = '';
-  const decoder = new TextDecoder();
+  // lines counted on the bytes: decoding 10 GB to count them made this client the bottleneck
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     firstByteMs ??= performance.now() - started;
     bytes += chunk.length;
-    const text = rest + decoder.decode(chunk, { stream: true });
-    const cut = text.lastIndexOf('\n');
-    items += (text.slice(0, cut + 1).match(/\n/g) ?? []).length;
-    rest = text.slice(cut + 1);
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) items++;
   }
   const seconds = (performance.now() - started) / 1000;
   if (sampler) clearInterval(sampler);

@@ -44,6 +44,13 @@ function contextOf(base: RequestContext, link: string): RequestContext {
   return { ...base, path: rawPath(relative), query: parseQuery(rawSearch(relative)) };
 }
 
+/**
+ * Lines leave in chunks of about this many characters: a write per line put one small TCP segment on
+ * the wire per item, which cost the server most of a core and a Node client 10 times the time
+ * (about 900 items/s where curl read 25,000).
+ */
+const CHUNK_CHARS = 64 * 1024;
+
 const statusLine = (status: Record<string, unknown>) => `${toJson({ _status: status })}\n`;
 
 /** The error body of a failure in mid-stream, as the route would have answered it. */
@@ -77,14 +84,20 @@ export async function ndjsonLines({ route, context, maxItems, onError, stay = (w
     const visited = new Set<string>();
     for (;;) {
       const items = itemsOf(page, route.listing);
+      let chunk = '';
       for (let i = 0; i < items.length; i++) {
         if (count === maxItems) {
-          yield statusLine({ complete: false, items: count, next: page.next ?? null });
+          yield chunk + statusLine({ complete: false, items: count, next: page.next ?? null });
           return;
         }
         count++;
-        yield `${toJson(items[i])}\n`;
+        chunk += `${toJson(items[i])}\n`;
+        if (chunk.length >= CHUNK_CHARS) {
+          yield chunk;
+          chunk = '';
+        }
       }
+      if (chunk !== '') yield chunk;
       // the reference gives links that do not advance (a full page of an `eq` list): read once
       const next = page.next;
       if (!next || visited.has(next)) break;
