@@ -3,29 +3,26 @@
  * same data, on one database (both servers must read it; this service with additions.filters on):
  *
  *   npx tsx bench/additions.ts --reference http://127.0.0.1:5552 --service http://127.0.0.1:5551 \
- *     --database-url postgres://postgres@127.0.0.1:5432/mirror_node [--pid PID] [--stream-items 10000000]
+ *     --database-url postgres://postgres@127.0.0.1:5432/mirror_node
  *
  * 1. eth_getLogs over 5 addresses and 100 blocks, as the JSON-RPC relay does it on the reference (two
  *    /api/v1/blocks/{n} lookups, then each address's log listing over the blocks' timestamps, pages of
  *    100) against one request here (`address` x 5 and a `block.number` range); the items must be equal.
  * 2. A range of about 20,000 logs: pages of 100 from the reference against one NDJSON answer here.
- * 3. NDJSON throughput and memory: every log (and then every result) of the database in one stream each,
- *    items per second, and the server's RSS sampled every second (with --pid).
+ * NDJSON throughput and memory over the whole database: bench/ndjson-stream.ts (a process of its own: run
+ * here, after the comparisons, its stream read at a tenth of the rate for reasons not found).
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { usageFailure } from './lib/cli.ts';
-import { sampleTree } from './lib/proc.ts';
 
-const USAGE = 'usage: npx tsx bench/additions.ts --reference URL --service URL --database-url URL [--pid PID] [--stream-items N]';
+const USAGE = 'usage: npx tsx bench/additions.ts --reference URL --service URL --database-url URL';
 const fail = usageFailure(USAGE);
 const { values } = parseArgs({
   options: {
     reference: { type: 'string' },
     service: { type: 'string' },
     'database-url': { type: 'string' },
-    pid: { type: 'string' },
-    'stream-items': { type: 'string', default: '10000000' },
   },
 });
 if (!values.reference || !values.service || !values['database-url']) fail('--reference, --service and --database-url are required');
@@ -136,31 +133,4 @@ for (let round = 0; round < 2; round++) {
   process.stdout.write(`  round ${round + 1}, ${refItems.length} logs\n    ${line('reference, pages of 100', ref)}\n    ${line('this service, NDJSON', ours)}\n`);
 }
 
-// 3. NDJSON throughput and memory over every log, then every result
-const pid = values.pid ? Number(values.pid) : undefined;
-const limit = Number(values['stream-items']);
-let total = 0;
-for (const path of [`${API}/results/logs?order=asc`, `${API}/results?order=asc`]) {
-  if (total >= limit) break;
-  const rss: number[] = [];
-  const sampler = pid ? setInterval(() => rss.push((sampleTree(pid)?.rssKb ?? 0) / 1e3), 1000) : undefined;
-  const started = performance.now();
-  const res = await fetch(OURS + path, { headers: { accept: 'application/x-ndjson' } });
-  let items = 0;
-  let bytes = 0;
-  let firstByteMs: number | undefined;
-  // lines counted on the bytes: decoding 10 GB to count them made this client the bottleneck
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    firstByteMs ??= performance.now() - started;
-    bytes += chunk.length;
-    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, at + 1)) items++;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  if (sampler) clearInterval(sampler);
-  total += items - 1;
-  const memory = rss.length ? `; RSS ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB (first minute max ${Math.max(...rss.slice(0, 60)).toFixed(0)}, last minute max ${Math.max(...rss.slice(-60)).toFixed(0)})` : '';
-  process.stdout.write(
-    `NDJSON ${path}: ${items - 1} items, ${(bytes / 1e9).toFixed(2)} GB in ${seconds.toFixed(1)} s: ${((items - 1) / seconds).toFixed(0)} items/s, first byte ${firstByteMs?.toFixed(0)} ms${memory}\n`,
-  );
-}
 await db.end();

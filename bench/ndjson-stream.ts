@@ -1,0 +1,49 @@
+/**
+ * NDJSON throughput and memory (issue 27): every log, then every result, of the database in one
+ * NDJSON answer each (the server needs additions.ndjson.maxItems above their count), counted as they
+ * arrive; items per second, time to the first byte, and the server's RSS sampled every second.
+ *
+ *   npx tsx bench/ndjson-stream.ts --service http://127.0.0.1:5551 --pid <server pid> [--seconds 0]
+ *
+ * --seconds N stops each stream after N seconds (0: read each to its end).
+ */
+import { parseArgs } from 'node:util';
+import { usageFailure } from './lib/cli.ts';
+import { sampleTree } from './lib/proc.ts';
+
+const fail = usageFailure('usage: npx tsx bench/ndjson-stream.ts --service URL [--pid PID] [--seconds N]');
+const { values } = parseArgs({ options: { service: { type: 'string' }, pid: { type: 'string' }, seconds: { type: 'string', default: '0' } } });
+if (!values.service) fail('--service is required');
+const pid = values.pid ? Number(values.pid) : undefined;
+const seconds = Number(values.seconds);
+const NEWLINE = 10;
+
+for (const path of ['/api/v1/contracts/results/logs?order=asc', '/api/v1/contracts/results?order=asc']) {
+  const rss: number[] = [];
+  const sampler = pid ? setInterval(() => rss.push((sampleTree(pid)?.rssKb ?? 0) / 1e3), 1000) : undefined;
+  const started = performance.now();
+  const signal = seconds > 0 ? AbortSignal.timeout(seconds * 1000) : undefined;
+  const res = await fetch(values.service + path, { headers: { accept: 'application/x-ndjson' }, signal });
+  let lines = 0;
+  let bytes = 0;
+  let firstByteMs: number | undefined;
+  let stopped = false;
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      firstByteMs ??= performance.now() - started;
+      bytes += chunk.length;
+      for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, at + 1)) lines++;
+    }
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+    stopped = true;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  if (sampler) clearInterval(sampler);
+  const items = stopped ? lines : lines - 1; // the last line of a whole answer is its status line
+  const memory = rss.length ? `; server RSS ${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB` : '';
+  process.stdout.write(
+    `${path}: ${items} items${stopped ? ` (stopped after ${seconds} s)` : ''}, ${(bytes / 1e9).toFixed(2)} GB in ${elapsed.toFixed(1)} s: ` +
+      `${(items / elapsed).toFixed(0)} items/s, first byte ${firstByteMs?.toFixed(0)} ms${memory}\n`,
+  );
+}
