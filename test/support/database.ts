@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createPostgresDb } from '../../src/db/postgres.ts';
 import { openLayoutDb } from '../../src/db/layout.ts';
 import { type ReplicaReads, replicaReads, replicaUrl } from './replicaReads.ts';
+import { citusUrl, createCitusScratch } from './citus.ts';
 
 export interface TestDatabase {
   db: Db;
@@ -22,14 +23,16 @@ export interface TestDatabase {
  * The backends the database-backed tests run on: embedded PGlite always; with TEST_DATABASE_URL also
  * PostgreSQL with this service's schema, and PostgreSQL with the importer's v2 (Citus) layout on
  * stubbed Citus functions (test/support/v2), unless TEST_DATABASE_LAYOUT=v1 leaves that one out.
- * With TEST_REPLICA_URL too, PostgreSQL alone (its reads from the replica).
+ * With TEST_REPLICA_URL too, PostgreSQL alone (its reads from the replica). With TEST_CITUS_URL (a Citus
+ * coordinator, test/support/citus.ts) also the v2 layout on real Citus: `postgres-citus`.
  */
-export type Backend = 'embedded' | 'postgres' | 'postgres-v2';
+export type Backend = 'embedded' | 'postgres' | 'postgres-v2' | 'postgres-citus';
 
 export function testBackends(): Backend[] {
-  if (!process.env.TEST_DATABASE_URL) return ['embedded'];
+  const citus: Backend[] = citusUrl() ? ['postgres-citus'] : [];
+  if (!process.env.TEST_DATABASE_URL) return ['embedded', ...citus];
   if (replicaUrl()) return ['postgres'];
-  return process.env.TEST_DATABASE_LAYOUT === 'v1' ? ['embedded', 'postgres'] : ['embedded', 'postgres', 'postgres-v2'];
+  return process.env.TEST_DATABASE_LAYOUT === 'v1' ? ['embedded', 'postgres', ...citus] : ['embedded', 'postgres', 'postgres-v2', ...citus];
 }
 
 const V2_FILES = ['../../src/db/migrations/0001_mirror_node_v1_schema.sql', 'v2/citus-stub.sql', 'v2/layout.sql'].map(
@@ -112,10 +115,17 @@ export async function openTestDatabase(backend: Backend): Promise<TestDatabase> 
     await migrate(db);
     return { db, label: 'embedded', close: () => db.close() };
   }
-  const url = process.env.TEST_DATABASE_URL;
+  const citus = citusUrl();
+  if (backend === 'postgres-citus' && !citus) throw new Error('TEST_CITUS_URL is not set');
+  const url = backend === 'postgres-citus' ? citus : process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  const v2 = backend === 'postgres-v2';
-  const scratch = v2 ? await createScratchDatabase(url, 'cqs_test_v2', await v2Template(url)) : await createScratchDatabase(url);
+  const v2 = backend === 'postgres-v2' || backend === 'postgres-citus';
+  const scratch =
+    backend === 'postgres-citus'
+      ? await createCitusScratch(url)
+      : v2
+        ? await createScratchDatabase(url, 'cqs_test_v2', await v2Template(url))
+        : await createScratchDatabase(url);
   const config = loadConfig({ DATABASE_URL: scratch.url }, '/nonexistent');
   const db = v2 ? await openLayoutDb(config) : createPostgresDb(config);
   if (!v2) await migrate(db);

@@ -6,20 +6,11 @@
  * file_data in a statement with a distributed table, fails.
  */
 import assert from 'node:assert/strict';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Db } from '../../src/db/db.ts';
-import { Sql } from '../../src/db/sql.ts';
-import { dbLayout, setDbLayout } from '../../src/db/layout.ts';
+import { dbLayout } from '../../src/db/layout.ts';
 import { openTestDatabase } from '../support/database.ts';
-import { replaySpec } from '../conformance/replay.ts';
-import { findSpecFiles, readSpecFile } from '../conformance/specFile.ts';
+import { SPECS, captureStatements } from './capture.ts';
 import { type Distribution, type PlanProblem, checkPlan } from './planWalk.ts';
-
-const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'conformance');
-const SPECS = ['specs', 'specs-extra'].map((d) => join(SHARED, d)).filter((d) => existsSync(d));
 
 /**
  * Fan-outs over every shard that no statement shape can avoid, as in the reference: lookups by EVM
@@ -62,46 +53,15 @@ test('plan check: every statement of the ten routes on the v2 layout follows Cit
          join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent`,
     )) dist.parents.set(row.child, row.parent);
 
-    // every statement of the routes, with its values, captured as the app sends it
-    let captured: Array<{ text: string; values: readonly unknown[] }> = [];
-    const capturing: Db = {
-      ...db,
-      async query<R>(statement: Sql | string, values?: readonly unknown[]): Promise<R[]> {
-        const compiled = statement instanceof Sql ? statement.compile() : { text: statement, values: values ?? [] };
-        if (/^\s*(select|with)\b/i.test(compiled.text) && !/\bpg_catalog\b|\bpg_class\b|to_regclass/.test(compiled.text)) {
-          captured.push({ text: compiled.text, values: compiled.values });
-        }
-        return db.query<R>(statement, values);
-      },
-    };
-    setDbLayout(capturing, dbLayout(db)!);
-
-    const seen = new Set<string>();
     const failures: string[] = [];
     let statements = 0;
-    for (const root of SPECS) {
-      for (const file of findSpecFiles([root])) {
-        const spec = readSpecFile(file, statSync(root).isDirectory() ? resolve(root) : dirname(root));
-        captured = [];
-        try {
-          for await (const replayed of replaySpec(capturing, spec)) void replayed;
-        } catch {
-          continue; // a setup the loader refuses is the conformance suite's failure, not this one's
-        }
-        for (const { text, values } of captured) {
-          // loader and cleanup statements come through the same Db: only the routes' reads count
-          if (/^\s*(insert|delete|do)\b/i.test(text)) continue;
-          const key = `${text}\u0000${JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          statements++;
-          const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>(`explain (format json) ${text}`, values);
-          for (const problem of checkPlan(row!['QUERY PLAN'][0]!.Plan, dist)) {
-            if (!expected(problem, text)) failures.push(`${problem.kind} ${problem.table} (${problem.detail})\n    in ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
-          }
-        }
+    await captureStatements(db, async ({ text, values }) => {
+      statements++;
+      const [row] = await db.query<{ 'QUERY PLAN': Array<{ Plan: Record<string, unknown> }> }>(`explain (format json) ${text}`, values);
+      for (const problem of checkPlan(row!['QUERY PLAN'][0]!.Plan, dist)) {
+        if (!expected(problem, text)) failures.push(`${problem.kind} ${problem.table} (${problem.detail})\n    in ${text.replace(/\s+/g, ' ').slice(0, 400)}`);
       }
-    }
+    });
     assert.ok(statements > 100, `only ${statements} statements were checked`);
     const unique = [...new Set(failures)];
     assert.deepEqual(unique, [], `${unique.length} statements break Citus's router rules:\n  ${unique.join('\n  ')}`);

@@ -6,8 +6,9 @@
 --     placeholders, plus one partition before and one after that span, which the test data
 --     (timestamps from 1 ns) needs and a real v2 database does not have;
 --   * v2 primary keys, most of which include the distribution column;
---   * the distribution recorded through the stubbed Citus functions (citus-stub.sql): one colocation
---     group led by entity, record_file a plain local table.
+--   * the distribution made by Citus's create_distributed_table / create_reference_table on a real
+--     cluster (test/support/citus.ts), recorded by their stubs on plain PostgreSQL (citus-stub.sql):
+--     one colocation group led by entity, record_file a plain local table.
 -- v2 has no domains; the v1 ones are kept, which changes nothing the service sees (PostgreSQL reports
 -- a domain's base type).
 
@@ -17,6 +18,7 @@ create procedure pg_temp.partition_by_time(tab text, col text, pk text) language
 declare
   defs text[];
   def text;
+  m timestamptz;
 begin
   select coalesce(array_agg(i.indexdef), '{}') into defs
     from pg_indexes i
@@ -33,7 +35,16 @@ begin
   end loop;
   execute format('create table public.%I partition of public.%I for values from (minvalue) to (%s)',
     tab || '_pmin', tab, (extract(epoch from timestamptz '2019-09-01 UTC') * 1000000000)::bigint);
-  perform create_time_partitions(('public.' || tab)::regclass, '1 month', '2027-01-01 UTC', '2019-09-01 UTC');
+  -- monthly partitions <tab>_pYYYY_MM with bigint nanosecond bounds, made here as the importer's own
+  -- partition procedure does: Citus's create_time_partitions takes only date and timestamp columns
+  -- (the importer adds casts from bigint for it; this layout keeps v1's nanos_timestamp domain)
+  m := timestamptz '2019-09-01 UTC';
+  while m < timestamptz '2027-01-01 UTC' loop
+    execute format('create table public.%I partition of public.%I for values from (%s) to (%s)',
+      tab || '_p' || to_char(m at time zone 'UTC', 'YYYY_MM'), tab,
+      (extract(epoch from m) * 1000000000)::bigint, (extract(epoch from m + interval '1 month') * 1000000000)::bigint);
+    m := m + interval '1 month';
+  end loop;
   execute format('create table public.%I partition of public.%I for values from (%s) to (maxvalue)',
     tab || '_pmax', tab, (extract(epoch from timestamptz '2027-01-01 UTC') * 1000000000)::bigint);
 end $$;
@@ -63,8 +74,15 @@ drop table transaction_hash;
 alter table transaction_hash_v2 rename to transaction_hash;
 create index transaction_hash__hash on transaction_hash using hash (substring(hash from 1 for 32));
 
--- Distribution (V2.0.1, V2.2.0, V2.4.1): one colocation group led by entity.
-select create_distributed_table('entity', 'id');
+-- v2 has no domains, and Citus co-locates only distribution columns of one type: the two that are
+-- entity_id in v1 become bigint like the rest of the group (binary-compatible, nothing rewritten).
+alter table transaction alter column payer_account_id type bigint;
+alter table file_data alter column entity_id type bigint;
+
+-- Distribution (V2.0.1, V2.2.0, V2.4.1): one colocation group led by entity, with the importer's
+-- shard counts (shardCount 16, hashShardCount 6); on real Citus (test/support/citus.ts) these are
+-- Citus's own functions, on the stub they are recorded (citus-stub.sql).
+select create_distributed_table('entity', 'id', shard_count := 16);
 select create_distributed_table('entity_history', 'id', colocate_with => 'entity');
 select create_distributed_table('contract', 'id', colocate_with => 'entity');
 select create_distributed_table('contract_result', 'contract_id', colocate_with => 'entity');
@@ -78,5 +96,7 @@ select create_distributed_table('transaction', 'payer_account_id', colocate_with
 select create_distributed_table('file_data', 'entity_id', colocate_with => 'entity');
 select create_distributed_table('crypto_transfer', 'payer_account_id', colocate_with => 'entity');
 select create_distributed_table('token_transfer', 'payer_account_id', colocate_with => 'entity');
-select create_distributed_table('contract_transaction_hash', 'hash', colocate_with => 'none');
-select create_distributed_table('transaction_hash', 'distribution_id', colocate_with => 'none');
+select create_distributed_table('contract_transaction_hash', 'hash', shard_count := 6);
+-- the importer distributes it by hash first and moves it to distribution_id (V2.4.1): the same end state
+select create_distributed_table('transaction_hash', 'distribution_id', shard_count := 6);
+select create_reference_table('account_balance_file');
