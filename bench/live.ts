@@ -159,7 +159,7 @@ for (const level of values.subscribers!.split(',').map(Number)) {
   const cpu = cpu0 && cpu1 ? `${(((cpu1.ticks - cpu0.ticks) / clockTicks() / seconds) * 100).toFixed(0)} % of a core` : '-';
   process.stdout.write(
     `${level} subscribers, ${seconds.toFixed(0)} s: ${events} events (${(events / seconds).toFixed(0)}/s); delivery after commit p50 ${q(latencies, 0.5).toFixed(0)} ms, ` +
-      `p99 ${q(latencies, 0.99).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms; server CPU ${cpu}, RSS ${rss.length ? `${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB` : '-'}; ` +
+      `p99 ${q(latencies, 0.99).toFixed(0)} ms, max ${latencies.reduce((a, b) => Math.max(a, b), 0).toFixed(0)} ms; server CPU ${cpu}, RSS ${rss.length ? `${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB` : '-'}; ` +
       `database ${((tx1 - tx0) / seconds).toFixed(1)} transactions/s\n`,
   );
   for (const s of subs) s.socket.destroy();
@@ -174,15 +174,15 @@ if (values.reference && values['reference-database-url']) {
   const times: number[] = [];
   const tx0 = await transactions(values['reference-database-url']);
   const started = performance.now();
-  const get = async (path: string) => {
+  const get = async (path: string): Promise<unknown> => {
     const t = performance.now();
     const res = await fetch(ref + path);
-    await res.arrayBuffer();
+    const body = (await res.json()) as unknown;
     requests++;
     times.push(performance.now() - t);
-    return res;
+    return body;
   };
-  const newest = async () => ((await (await get('/api/v1/blocks?limit=1&order=desc')).json()) as { blocks: Array<{ timestamp: { to: string } }> }).blocks[0]!.timestamp.to;
+  const newest = async () => ((await get('/api/v1/blocks?limit=1&order=desc')) as { blocks: Array<{ timestamp: { to: string } }> }).blocks[0]!.timestamp.to;
   const pollers = Array.from({ length: filters }, async (_, i) => {
     let from = await newest();
     while (performance.now() - started < durationS * 1000) {
