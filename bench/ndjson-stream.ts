@@ -22,7 +22,9 @@ for (const path of ['/api/v1/contracts/results/logs?order=asc', '/api/v1/contrac
   const rss: number[] = [];
   const sampler = pid ? setInterval(() => rss.push((sampleTree(pid)?.rssKb ?? 0) / 1e3), 1000) : undefined;
   const started = performance.now();
-  const signal = seconds > 0 ? AbortSignal.timeout(seconds * 1000) : undefined;
+  // always a signal: without one, Node 20's fetch read these answers at a fifth of the rate (3,800
+  // against 18,000 items/s, measured with the same loop)
+  const signal = AbortSignal.timeout(seconds > 0 ? seconds * 1000 : 2 ** 31 - 1);
   const res = await fetch(values.service + path, { headers: { accept: 'application/x-ndjson' }, signal });
   let lines = 0;
   let bytes = 0;
@@ -35,7 +37,7 @@ for (const path of ['/api/v1/contracts/results/logs?order=asc', '/api/v1/contrac
       for (let at = chunk.indexOf(NEWLINE); at >= 0; at = chunk.indexOf(NEWLINE, at + 1)) lines++;
     }
   } catch (err) {
-    if (!signal?.aborted) throw err;
+    if (!signal.aborted) throw err;
     stopped = true;
   }
   const elapsed = (performance.now() - started) / 1000;
