@@ -73,7 +73,7 @@ export const SERVICE_DEFAULTS: Tree = {
       /** Requests waiting for a database connection; also bounds the adaptive limit (pool + this). */
       maxPoolWaiting: 100,
       /** An adaptive limit on the contract requests in flight, learnt from their latency (issue 31). */
-      adaptive: true,
+      adaptive: false,
       /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none. */
       latencyTarget: 100,
       /** ms; the longest a shed answer waits for its pace (clients that retry at once); 0: at once. */

@@ -48,7 +48,7 @@ async function serve(route: Route, env: Record<string, string> = {}): Promise<Se
       done();
     },
   });
-  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', ...env });
+  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', ...env });
   const app = buildApp({ config, db: fakeDb(), routes: [route], logger: pino({ level: 'info' }, stream) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, port: (app.server.address() as AddressInfo).port, lines };
