@@ -8,14 +8,14 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { fuzzRequests, isolated, serialize } from '../../bench/lib/fuzzInput.ts';
-import { RawClient } from '../../bench/lib/rawClient.ts';
+import { fuzzRequests, serialize } from '../../bench/lib/fuzzInput.ts';
 import { ENDPOINTS, classify } from '../../bench/lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from '../../bench/lib/workload.ts';
 import type { Db } from '../../src/db/db.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { appOn } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { sendFuzzed } from '../support/fuzzSend.ts';
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -45,25 +45,7 @@ test('the fuzzer is seeded: the same seed, the same requests; another seed, othe
 test('fuzzed requests over all ten routes: every one answered, no 5xx', { timeout: 300_000 }, async () => {
   assert.deepEqual(new Set(urls.map(classify)), new Set(ENDPOINTS));
   const requests = [...fuzzRequests(urls, `127.0.0.1:${port}`, Number(process.env.FUZZ_SEED ?? 1), 1500)];
-  const statuses = new Map<number, number>();
-  const failures: string[] = [];
-  const clients = Array.from({ length: 4 }, () => new RawClient(port));
-  let next = 0;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (next < requests.length) {
-        const request = requests[next++]!;
-        const outcome = await client.send(serialize(request), request.method === 'HEAD', 20_000);
-        if (isolated(request)) client.close();
-        if ('error' in outcome) failures.push(`${outcome.error}: ${request.method} ${request.target}`);
-        else {
-          statuses.set(outcome.answer.status, (statuses.get(outcome.answer.status) ?? 0) + 1);
-          if (outcome.answer.status >= 500) failures.push(`${outcome.answer.status}: ${request.method} ${request.target} ${outcome.answer.body.toString().slice(0, 200)}`);
-        }
-      }
-      client.close();
-    }),
-  );
+  const { failures, statuses } = await sendFuzzed(port, requests);
   assert.deepEqual(failures, []);
   // the mix reaches the handlers and the framework's own answers alike
   for (const status of [200, 400, 404]) assert.ok((statuses.get(status) ?? 0) > 20, `${status}: ${JSON.stringify([...statuses])}`);
