@@ -68,10 +68,18 @@ export interface Route {
   handler: Handler;
 }
 
+/** One Server-Sent Event as written: `event:`, `id:`, one `data:` line (data holds no line break), a blank line. */
+export const encodeEvent = (event: string, id: string, data: string): string => `event: ${event}\nid: ${id}\ndata: ${data}\n\n`;
+
 /** Where a route's event stream writes (Server-Sent Events; server/eventStream.ts implements it). */
 export interface EventSink {
   /** Sends one event (`event:`, `id:`, one `data:` line); false when the stream is closed. */
   send(event: string, id: string, data: string): boolean;
+  /**
+   * Sends `events` events already encoded (encodeEvent) in one write; the same chunk may go to many
+   * streams. False when the stream is closed.
+   */
+  sendEncoded(chunk: string | Buffer, events: number): boolean;
   /**
    * Resolves once the client has taken what was sent (or the stream closed): a producer that sets
    * its own pace (a backlog read page by page) waits for it before the next page.

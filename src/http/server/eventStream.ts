@@ -16,7 +16,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Config } from '../../config/config.ts';
 import { errorBody } from '../request/errors.ts';
-import type { EventSink } from '../route.ts';
+import { type EventSink, encodeEvent } from '../route.ts';
 import { sendError } from './respond.ts';
 
 export const EVENT_STREAM_TYPE = 'text/event-stream';
@@ -52,10 +52,10 @@ class Stream implements EventSink {
     return this.#closed;
   }
 
-  #write(text: string): boolean {
+  #write(chunk: string | Buffer): boolean {
     if (this.#closed) return false;
-    this.response.write(text);
-    this.bytes += text.length;
+    this.response.write(chunk);
+    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     return true;
   }
 
@@ -80,8 +80,12 @@ class Stream implements EventSink {
   }
 
   send(event: string, id: string, data: string): boolean {
-    if (!this.#write(`event: ${event}\nid: ${id}\ndata: ${data}\n\n`)) return false;
-    this.events++;
+    return this.sendEncoded(encodeEvent(event, id, data), 1);
+  }
+
+  sendEncoded(chunk: string | Buffer, events: number): boolean {
+    if (!this.#write(chunk)) return false;
+    this.events += events;
     return true;
   }
 

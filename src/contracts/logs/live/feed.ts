@@ -1,8 +1,11 @@
 /**
  * The live logs of one process: once per tick (live.tickMs) one statement reads the record files the
  * importer committed since the last tick and every log in them, and each log is matched in memory
- * against every subscriber's filter. The work per tick does not grow with the subscribers: one
- * statement, and one match per log and subscriber. Only whole blocks are read: a log is delivered
+ * against the subscribers' filters. The work per tick does not grow with the subscribers: one
+ * statement, one match per log and distinct filter, and one write per subscriber. Subscribers with
+ * the same filter (the same key) share one batch per tick: its logs are matched and encoded once,
+ * and every one of them writes the same bytes, so a tick's events are held in memory once however
+ * many clients wait for them. Only whole blocks are read: a log is delivered
  * once the record file that holds it is committed, and `through` (the newest record file's end
  * delivered) only moves with a whole tick. A failed tick is tried again at the next one.
  *
@@ -27,11 +30,29 @@ export interface LiveLog {
   /** topic0..3 as stored (hex, leading zero bytes trimmed), null where absent. */
   topics: Array<string | null>;
   view: LogView;
+  /** The log's encoded event, once a subscriber has encoded it (shared by every batch that holds it). */
+  encoded?: string;
 }
 
-/** Told of every tick's logs, in (consensus_timestamp, index) order, and of the new `through`. */
+/** One tick's logs that match one filter, in (consensus_timestamp, index) order, encoded at most once. */
+export class LiveBatch {
+  #chunk: Buffer | undefined;
+
+  constructor(readonly logs: readonly LiveLog[]) {}
+
+  /** Every log of the batch encoded (each log with `encode`, once per log), as one chunk for every subscriber. */
+  chunk(encode: (log: LiveLog) => string): Buffer {
+    this.#chunk ??= Buffer.from(this.logs.map(encode).join(''));
+    return this.#chunk;
+  }
+}
+
+/** Told of every tick's logs that match its filter, and of the new `through`. */
 export interface FeedSubscriber {
-  deliver(logs: readonly LiveLog[], through: bigint): void;
+  /** Equal keys, equal filters: the subscribers of one key get one batch per tick. */
+  readonly filterKey: string;
+  matches(log: LiveLog): boolean;
+  deliver(batch: LiveBatch, through: bigint): void;
 }
 
 type TickRow = LogRow & { kind: 'f' | 'l' };
@@ -181,10 +202,16 @@ export class LogFeed {
       topics: [row.topic0, row.topic1, row.topic2, row.topic3],
       view: logView(row, blocks.get(row.consensus_timestamp)),
     }));
-    // a subscriber that fails must not keep the others from their logs
+    // one batch per distinct filter; a subscriber that fails must not keep the others from their logs
+    const batches = new Map<string, LiveBatch>();
     for (const subscriber of [...this.subscribers]) {
+      let batch = batches.get(subscriber.filterKey);
+      if (batch === undefined) {
+        batch = new LiveBatch(live.filter((log) => subscriber.matches(log)));
+        batches.set(subscriber.filterKey, batch);
+      }
       try {
-        subscriber.deliver(live, newest);
+        subscriber.deliver(batch, newest);
       } catch (err) {
         this.onError(err);
       }

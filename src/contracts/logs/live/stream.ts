@@ -25,13 +25,13 @@ import type { ParsedQuery } from '../../../http/request/query.ts';
 import { type Rules, anyOperator, eqOnly } from '../../../http/request/rules.ts';
 import { isHex64, parseTimestampNs } from '../../../http/request/values.ts';
 import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../../http/request/contract.ts';
-import type { EventSink, EventsHandler, RequestContext } from '../../../http/route.ts';
+import { type EventSink, type EventsHandler, type RequestContext, encodeEvent } from '../../../http/route.ts';
 import { resolveContract, resolveContracts } from '../../common/resolve.ts';
 import { pageBlocks } from '../blocks.ts';
 import { TOPIC_KEYS, type TopicKey, topicValues } from '../params.ts';
 import { findLogs } from '../query.ts';
 import { logView } from '../view.ts';
-import { type FeedSubscriber, type LiveLog, LogFeed } from './feed.ts';
+import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from './feed.ts';
 
 /** Rows per read of the backlog. */
 const BACKLOG_PAGE = 500;
@@ -47,6 +47,8 @@ interface Cursor {
 }
 
 interface LiveFilter {
+  /** Equal for equal filters (the feed matches and encodes once per key). */
+  key: string;
   /** undefined: every contract. */
   contracts: Set<string> | undefined;
   /** Per topic key, the stored (trimmed) hex values; undefined where the key is not filtered. */
@@ -132,6 +134,13 @@ function backlogBoxes(cursor: Cursor, through: bigint) {
 
 const eventId = (log: { timestamp: bigint; index: number }) => `${log.timestamp}-${log.index}`;
 
+/** A feed log's event, encoded once for every stream that sends it. */
+const encodeLive = (log: LiveLog): string => (log.encoded ??= encodeEvent('log', eventId(log), toJson(log.view)));
+
+/** The filter's key: its contracts and topic values, sorted. */
+const filterKey = (contracts: Set<string> | undefined, topics: Array<Set<string> | undefined>): string =>
+  JSON.stringify([contracts ? [...contracts].sort() : null, topics.map((values) => (values ? [...values].sort() : null))]);
+
 /** The events handler of a logs route; `network`: every contract's logs (else the path's contract). */
 export function liveLogs(network: boolean): EventsHandler {
   return async (context) => {
@@ -142,12 +151,15 @@ export function liveLogs(network: boolean): EventsHandler {
     let contractIds: bigint[] | undefined;
     if (!network) contractId = await resolveContract(db, contractListingRef(parseContractPath(params.contractId!), config));
     else if (parsed.addresses.length > 0) contractIds = await resolveContracts(db, parsed.addresses);
+    const contracts = !network ? new Set([contractId.toString()]) : contractIds && new Set(contractIds.map(String));
+    const topicSets = TOPIC_KEYS.map((key) => {
+      const values = topics.get(key);
+      return values && new Set(values.map((v) => v.toString('hex')));
+    });
     const filter: LiveFilter = {
-      contracts: !network ? new Set([contractId.toString()]) : contractIds && new Set(contractIds.map(String)),
-      topics: TOPIC_KEYS.map((key) => {
-        const values = topics.get(key);
-        return values && new Set(values.map((v) => v.toString('hex')));
-      }),
+      key: filterKey(contracts, topicSets),
+      contracts,
+      topics: topicSets,
       topicValues: topics,
       contractId,
       ...(contractIds ? { contractIds } : {}),
@@ -169,17 +181,22 @@ export function liveLogs(network: boolean): EventsHandler {
 
 async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, start: Cursor, sink: EventSink): Promise<void> {
   let cursor = start;
-  const send = (log: { timestamp: bigint; index: number }, item: unknown) => {
-    if (!sink.send('log', eventId(log), toJson(item))) return false;
-    cursor = { timestamp: log.timestamp, index: log.index };
-    return true;
-  };
   const subscriber: FeedSubscriber = {
-    deliver(logs) {
-      for (const log of logs) {
-        if (sink.isClosed) return;
-        if (after(log, cursor) && matches(filter, log) && !send(log, log.view)) return;
+    filterKey: filter.key,
+    matches: (log) => matches(filter, log),
+    deliver(batch: LiveBatch) {
+      if (sink.isClosed) return;
+      const { logs } = batch;
+      const last = logs[logs.length - 1];
+      if (last === undefined || !after(last, cursor)) return;
+      // the usual case: the whole batch is new to this stream, and goes out as the chunk every such stream shares
+      if (after(logs[0]!, cursor)) {
+        if (!sink.sendEncoded(batch.chunk(encodeLive), logs.length)) return;
+      } else {
+        const fresh = logs.filter((log) => after(log, cursor));
+        if (fresh.length > 0 && !sink.sendEncoded(fresh.map(encodeLive).join(''), fresh.length)) return;
       }
+      cursor = { timestamp: last.timestamp, index: last.index };
       // the feed cannot wait for one client: one that does not keep up is closed
       sink.keepUp();
     },
@@ -207,9 +224,14 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
         return;
       }
       const blocks = pageBlocks(rows);
-      for (const row of rows) {
-        const log = { timestamp: BigInt(row.consensus_timestamp), index: row.index };
-        if (after(log, cursor) && !send(log, logView(row, blocks.get(row.consensus_timestamp)))) return;
+      const fresh = rows
+        .map((row) => ({ row, timestamp: BigInt(row.consensus_timestamp), index: row.index }))
+        .filter((log) => after(log, cursor));
+      const page = fresh.map((log) => encodeEvent('log', eventId(log), toJson(logView(log.row, blocks.get(log.row.consensus_timestamp))))).join('');
+      const lastFresh = fresh[fresh.length - 1];
+      if (lastFresh !== undefined) {
+        if (!sink.sendEncoded(page, fresh.length)) return;
+        cursor = { timestamp: lastFresh.timestamp, index: lastFresh.index };
       }
       if (rows.length < BACKLOG_PAGE) break;
       // the backlog goes at the client's pace: the next page once this one is taken
