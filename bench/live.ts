@@ -145,6 +145,7 @@ for (const level of values.subscribers!.split(',').map(Number)) {
   const events0 = subs.reduce((n, s) => n + s.events, 0);
   const tx0 = await transactions(values['database-url']!);
   const cpu0 = pid ? sampleTree(pid) : undefined;
+  const own0 = process.cpuUsage();
   const rss: number[] = [];
   const sampler = pid ? setInterval(() => rss.push((sampleTree(pid)?.rssKb ?? 0) / 1024), 1000) : undefined;
   measuring = true;
@@ -154,12 +155,14 @@ for (const level of values.subscribers!.split(',').map(Number)) {
   const seconds = (performance.now() - started) / 1000;
   if (sampler) clearInterval(sampler);
   const cpu1 = pid ? sampleTree(pid) : undefined;
+  const own = process.cpuUsage(own0);
+  const clientCpu = `${(((own.user + own.system) / 1e6 / seconds) * 100).toFixed(0)} % of a core`;
   const tx1 = await transactions(values['database-url']!);
   const events = subs.reduce((n, s) => n + s.events, 0) - events0;
   const cpu = cpu0 && cpu1 ? `${(((cpu1.ticks - cpu0.ticks) / clockTicks() / seconds) * 100).toFixed(0)} % of a core` : '-';
   process.stdout.write(
     `${level} subscribers, ${seconds.toFixed(0)} s: ${events} events (${(events / seconds).toFixed(0)}/s); delivery after commit p50 ${q(latencies, 0.5).toFixed(0)} ms, ` +
-      `p99 ${q(latencies, 0.99).toFixed(0)} ms, max ${latencies.reduce((a, b) => Math.max(a, b), 0).toFixed(0)} ms; server CPU ${cpu}, RSS ${rss.length ? `${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB` : '-'}; ` +
+      `p99 ${q(latencies, 0.99).toFixed(0)} ms, max ${latencies.reduce((a, b) => Math.max(a, b), 0).toFixed(0)} ms; server CPU ${cpu} (this load generator ${clientCpu}), RSS ${rss.length ? `${Math.min(...rss).toFixed(0)}-${Math.max(...rss).toFixed(0)} MB` : '-'}; ` +
       `database ${((tx1 - tx0) / seconds).toFixed(1)} transactions/s\n`,
   );
   for (const s of subs) s.socket.destroy();

@@ -181,6 +181,25 @@ test('the subscriber limit answers 503 with Retry-After; a drain ends every stre
   await closeApp(app);
 });
 
+test('streams do not count against server.maxConnections: they have their own limit', async () => {
+  const { app, base } = await serve(database.db, { HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_LIVE_MAXSUBSCRIBERS: '5' });
+  const controller = new AbortController();
+  try {
+    // three streams on a cap of two connections: each is served
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}${API}/results/logs`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+      assert.equal(res.status, 200, `stream ${i + 1}`);
+    }
+    // and a page still has its place
+    const page = await fetch(`${base}${API}/results/logs?limit=1`, { headers: { connection: 'close' } });
+    assert.equal(page.status, 200);
+    await page.arrayBuffer();
+  } finally {
+    controller.abort();
+    await closeApp(app);
+  }
+});
+
 test('a slow consumer of live events is closed once they pile up; a backlog goes at the client\'s pace; the others keep theirs', async () => {
   const db = await openTestDatabase('embedded');
   await seedDemo(db.db, { scale: 0.1 });

@@ -2,7 +2,8 @@
  * Server-Sent Events (an addition: the live logs of the logs routes). A route with `events` answers
  * `Accept: text/event-stream` with a stream instead of a page:
  *
- * - at most `live.maxSubscribers` streams per process; past that, 503 with Retry-After;
+ * - at most `live.maxSubscribers` streams per process; past that, 503 with Retry-After; a stream's
+ *   connection does not count against `server.maxConnections`;
  * - a comment line every `live.heartbeatMs` (15 s) keeps proxies from closing an idle stream;
  * - a client that does not read: once `live.maxBufferedBytes` of live events wait in its socket, it
  *   gets a last `error` event saying so and is closed (a slow consumer never holds much more than
@@ -17,6 +18,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Config } from '../../config/config.ts';
 import { errorBody } from '../request/errors.ts';
 import { type EventSink, encodeEvent } from '../route.ts';
+import { releaseConnection } from './plugins/connectionCap.ts';
 import { sendError } from './respond.ts';
 
 export const EVENT_STREAM_TYPE = 'text/event-stream';
@@ -156,6 +158,8 @@ export class EventStreams {
     const started = performance.now();
     reply.hijack();
     const response = reply.raw;
+    // its connection is now a stream, bounded by live.maxSubscribers, no longer by server.maxConnections
+    if (response.socket) releaseConnection(response.socket);
     response.writeHead(200, {
       ...headers,
       'access-control-allow-origin': '*',

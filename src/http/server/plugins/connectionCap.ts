@@ -9,10 +9,22 @@
  * at once) it is answered the shed 503 with `Connection: close`, what it sent is read and dropped,
  * and it ends with a FIN (destroyed a second later at the latest): closed cleanly before a request
  * is read, never reset.
+ *
+ * A connection that becomes an event stream (live logs) leaves the count (releaseConnection):
+ * streams have their own limit (live.maxSubscribers), and ten thousand of them must not take the
+ * places of the connections that ask for pages.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerAndClose } from '../rawAnswer.ts';
+
+/** The release of each counted connection: takes it out of its cap's count, once. */
+const releases = new WeakMap<Socket, () => void>();
+
+/** Takes `socket` out of its server's connection count (it stays open); no-op when it is not counted. */
+export function releaseConnection(socket: Socket): void {
+  releases.get(socket)?.();
+}
 
 export interface ConnectionCap {
   /** Connections open and served now (those beyond the cap not counted). */
@@ -33,7 +45,12 @@ export function capConnections(server: Server, max: number, holdMs: number, answ
   server.prependListener('connection', (socket: Socket) => {
     if (cap.open < max) {
       cap.open++;
-      socket.once('close', () => cap.open--);
+      const release = () => {
+        if (!releases.delete(socket)) return;
+        cap.open--;
+      };
+      releases.set(socket, release);
+      socket.once('close', release);
       parse.call(server, socket);
       return;
     }
