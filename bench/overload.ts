@@ -22,10 +22,11 @@
  * in the middle of an answer; and the server still serves after.
  */
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
 import { type ClientModel, type LoadResult, runLoad } from './lib/loadClient.ts';
-import { sampleTree } from './lib/proc.ts';
+import { clockTicks, sampleTree } from './lib/proc.ts';
 import { buildService, localService, startLocalService } from './lib/server.ts';
 import { percentile } from './lib/stats.ts';
 import { readUrlFile } from './lib/urls.ts';
@@ -52,6 +53,8 @@ interface Level {
   connections: number;
   result: LoadResult;
   rssMaxMb: number;
+  /** CPU of the server, of PostgreSQL and of this load generator, in % of a core; the load generator's event-loop delay p99 (ms). */
+  cpu: { server: number; postgres: number; client: number; clientDelayP99Ms: number };
 }
 
 interface ModelRun {
@@ -100,8 +103,24 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
       process.stderr.write(`${model}: ${connections} connections\n`);
       if (o.warmup > 0) await load(connections, o.warmup);
       rssMaxMb = 0;
+      const server0 = sampleTree(server.pid);
+      const client0 = process.cpuUsage();
+      const started = performance.now();
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
       const result = await load(connections, o.duration);
-      run.levels.push({ connections, result, rssMaxMb });
+      delay.disable();
+      const seconds = (performance.now() - started) / 1000;
+      const server1 = sampleTree(server.pid);
+      const client = process.cpuUsage(client0);
+      const percent = (ticks: number) => (100 * ticks) / clockTicks() / seconds;
+      const cpu = {
+        server: server0 && server1 ? percent(server1.ticks - server0.ticks) : NaN,
+        postgres: server0 && server1 ? percent(server1.postgresTicks - server0.postgresTicks) : NaN,
+        client: (100 * (client.user + client.system)) / 1e6 / seconds,
+        clientDelayP99Ms: delay.percentile(99) / 1e6,
+      };
+      run.levels.push({ connections, result, rssMaxMb, cpu });
     }
     probing = false;
     await prober;
@@ -166,7 +185,7 @@ async function main(): Promise<void> {
       `\nclients: ${model} (a 503 is ${model === 'at-once' ? 'retried at once' : 'retried after its Retry-After'}); peak: ${levels[0]} connections\n` +
         'connections  answers/s  admitted/s  of peak  shed %  admitted p50/p99/max ms  shed p99 ms  other 5xx  errors  mid-answer  timeouts  RSS MB\n',
     );
-    for (const { connections, result: r, rssMaxMb } of run.levels) {
+    for (const { connections, result: r, rssMaxMb, cpu } of run.levels) {
       const admitted = Float64Array.from(r.admitted).sort();
       const shed = Float64Array.from(r.shed).sort();
       const other5xx = [...r.statuses].filter(([s]) => s >= 500 && s !== 503).reduce((n, [, c]) => n + c, 0);
@@ -184,7 +203,9 @@ async function main(): Promise<void> {
       );
       process.stdout.write(
         `             statuses: ${[...r.statuses].sort((a, b) => a[0] - b[0]).map(([s, c]) => `${s}: ${c}`).join(', ')}; connections opened: ${r.connects}` +
-          `${errors ? `; errors: ${[...r.errors].map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}\n`,
+          `${errors ? `; errors: ${[...r.errors].map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}\n` +
+          `             CPU (% of a core): server ${cpu.server.toFixed(0)}, PostgreSQL ${cpu.postgres.toFixed(0)}, this load generator ${cpu.client.toFixed(0)} ` +
+          `(its event-loop delay p99 ${cpu.clientDelayP99Ms.toFixed(0)} ms: latency it adds to what it measures)\n`,
       );
       const where = `${model}, ${connections} connections`;
       if (other5xx > 0) problems.push(`${where}: ${other5xx} answers 5xx other than 503`);
