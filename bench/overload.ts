@@ -9,7 +9,8 @@
  *
  * For each client model of --clients (bench/lib/loadClient.ts: `at-once`, `retry-after`, or `both`)
  * it builds and starts the service (dist/cli.js serve, one process, default configuration) afresh
- * on --port and runs each level of --connections for --duration seconds after --warmup, counting
+ * on --port and runs each level of --connections for --duration seconds after --warmup (on the same
+ * connections: a warm-up on connections of its own ended in a reconnection storm), counting
  * every answer by status with its latency. The first level is the peak: each level's goodput is
  * given as a ratio to it. A probe fetches a URL every 100 ms meanwhile to look at the 503s themselves
  * (Retry-After, the mirror body). RSS of the server is sampled every second. After the last level it
@@ -96,19 +97,21 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
     }
   })();
   const run: ModelRun = { model, levels: [], probe, alive: false, recovered: false, shedLogLines: 0, stopped: '' };
-  const load = (connections: number, seconds: number) =>
-    runLoad({ host: '127.0.0.1', port: o.port, paths, connections, seconds, model, timeoutMs: o.timeout * 1000 });
+  // the warm-up runs on the connections that are then measured (loadClient.ts: LoadOptions.warmupSeconds)
+  const load = (connections: number, seconds: number, warmupSeconds: number) =>
+    runLoad({ host: '127.0.0.1', port: o.port, paths, connections, seconds, warmupSeconds, model, timeoutMs: o.timeout * 1000 });
   try {
     for (const connections of levels) {
       process.stderr.write(`${model}: ${connections} connections\n`);
-      if (o.warmup > 0) await load(connections, o.warmup);
+      const running = load(connections, o.duration, o.warmup);
+      await new Promise((resolve) => setTimeout(resolve, o.warmup * 1000));
       rssMaxMb = 0;
       const server0 = sampleTree(server.pid);
       const client0 = process.cpuUsage();
       const started = performance.now();
       const delay = monitorEventLoopDelay({ resolution: 10 });
       delay.enable();
-      const result = await load(connections, o.duration);
+      const result = await running;
       delay.disable();
       const seconds = (performance.now() - started) / 1000;
       const server1 = sampleTree(server.pid);

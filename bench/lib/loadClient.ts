@@ -22,7 +22,14 @@ export interface LoadOptions {
   port: number;
   paths: readonly string[];
   connections: number;
+  /** Measured seconds, after the warm-up. */
   seconds: number;
+  /**
+   * Seconds of warm-up on the same connections before the measured ones (nothing of it is counted):
+   * a warm-up on connections of its own would end by closing them all and start the measured part
+   * with as many new connections at once, whose first answers measure that reconnection storm.
+   */
+  warmupSeconds?: number;
   model: ClientModel;
   timeoutMs: number;
 }
@@ -37,7 +44,7 @@ export interface LoadResult {
   /** connection errors in the middle of an answer */
   midAnswer: number;
   timeouts: number;
-  /** connections opened (the first ones included) */
+  /** connections opened (the first ones included), during the measured part */
   connects: number;
 }
 
@@ -60,10 +67,13 @@ const headerValue = (headers: string, name: string): string | undefined => {
 };
 
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const { host, port, paths, connections, seconds, model, timeoutMs } = options;
+  const { host, port, paths, connections, seconds, model, timeoutMs, warmupSeconds = 0 } = options;
   const requests = paths.map((path) => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\n\r\n`, 'latin1'));
   const result: LoadResult = { statuses: new Map(), admitted: [], shed: [], errors: new Map(), midAnswer: 0, timeouts: 0, connects: 0 };
-  const deadline = performance.now() + seconds * 1000;
+  const measureFrom = performance.now() + warmupSeconds * 1000;
+  const deadline = measureFrom + seconds * 1000;
+  /** True once the warm-up is over: only then is anything counted. */
+  const measuring = () => performance.now() >= measureFrom;
   let running = true;
   const sockets = new Set<Socket>();
 
@@ -76,7 +86,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
     const open = () => {
       if (!running) return;
-      result.connects++;
+      if (measuring()) result.connects++;
       buffer = Buffer.alloc(0);
       const s = connect(port, host);
       socket = s;
@@ -90,7 +100,9 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       });
       s.on('error', (err: NodeJS.ErrnoException) => {
         if (socket !== s || !running) return;
-        if (buffer.length > 0) result.midAnswer++;
+        if (!measuring()) {
+          /* a warm-up error: not counted */
+        } else if (buffer.length > 0) result.midAnswer++;
         else result.errors.set(err.code ?? err.message, (result.errors.get(err.code ?? err.message) ?? 0) + 1);
         socket = undefined;
         waiting = false;
@@ -102,7 +114,9 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         if (socket !== s || !running) return;
         // closed by the server without an error: a request sent and not answered is an error
         if (waiting) {
-          if (buffer.length > 0) result.midAnswer++;
+          if (!measuring()) {
+            /* a warm-up error: not counted */
+          } else if (buffer.length > 0) result.midAnswer++;
           else result.errors.set('closed', (result.errors.get('closed') ?? 0) + 1);
         }
         socket = undefined;
@@ -137,8 +151,11 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       buffer = buffer.subarray(end);
       waiting = false;
       const { status } = answer;
-      result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
-      (status === 503 ? result.shed : result.admitted).push(ms);
+      // an answer counts when its request was sent after the warm-up
+      if (sentAt >= measureFrom) {
+        result.statuses.set(status, (result.statuses.get(status) ?? 0) + 1);
+        (status === 503 ? result.shed : result.admitted).push(ms);
+      }
       const closing = headerValue(answer.headers, 'connection') === 'close';
       if (closing) {
         socket = undefined;
@@ -156,7 +173,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
 
     const check = () => {
       if (waiting && socket !== undefined && performance.now() - sentAt > timeoutMs) {
-        result.timeouts++;
+        if (measuring()) result.timeouts++;
         const s = socket;
         socket = undefined;
         waiting = false;
@@ -181,6 +198,6 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
   const checks = Array.from({ length: connections }, (_, i) => client(i));
   const watchdog = setInterval(() => checks.forEach((check) => check()), 250);
-  const timer = setTimeout(stop, seconds * 1000 + 50);
+  const timer = setTimeout(stop, (warmupSeconds + seconds) * 1000 + 50);
   return done.then(() => result);
 }
