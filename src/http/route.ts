@@ -73,8 +73,6 @@ export const encodeEvent = (event: string, id: string, data: string): string => 
 
 /** Where a route's event stream writes (Server-Sent Events; server/eventStream.ts implements it). */
 export interface EventSink {
-  /** Sends one event (`event:`, `id:`, one `data:` line); false when the stream is closed. */
-  send(event: string, id: string, data: string): boolean;
   /**
    * Sends `events` events already encoded (encodeEvent) in one write; the same chunk may go to many
    * streams. False when the stream is closed.

@@ -17,7 +17,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Config } from '../../config/config.ts';
 import { errorBody } from '../request/errors.ts';
-import { type EventSink, encodeEvent } from '../route.ts';
+import type { EventSink } from '../route.ts';
 import { releaseConnection } from './plugins/connectionCap.ts';
 import { sendError } from './respond.ts';
 
@@ -79,10 +79,6 @@ class Stream implements EventSink {
       this.response.once('drain', done);
       void this.closed.then(done);
     });
-  }
-
-  send(event: string, id: string, data: string): boolean {
-    return this.sendEncoded(encodeEvent(event, id, data), 1);
   }
 
   sendEncoded(chunk: string | Buffer, events: number): boolean {

@@ -30,7 +30,7 @@ import { resolveContract, resolveContracts } from '../../common/resolve.ts';
 import { pageBlocks } from '../blocks.ts';
 import { TOPIC_KEYS, type TopicKey, topicValues } from '../params.ts';
 import { findLogs } from '../query.ts';
-import { logView } from '../view.ts';
+import { type LogView, logView } from '../view.ts';
 import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from './feed.ts';
 
 /** Rows per read of the backlog. */
@@ -134,8 +134,11 @@ function backlogBoxes(cursor: Cursor, through: bigint) {
 
 const eventId = (log: { timestamp: bigint; index: number }) => `${log.timestamp}-${log.index}`;
 
+/** One log's event: `log`, its position as the id, its item as the data. */
+const encodeLog = (log: { timestamp: bigint; index: number }, view: LogView): string => encodeEvent('log', eventId(log), toJson(view));
+
 /** A feed log's event, encoded once for every stream that sends it. */
-const encodeLive = (log: LiveLog): string => (log.encoded ??= encodeEvent('log', eventId(log), toJson(log.view)));
+const encodeLive = (log: LiveLog): string => (log.encoded ??= encodeLog(log, log.view));
 
 /** The filter's key: its contracts and topic values, sorted. */
 const filterKey = (contracts: Set<string> | undefined, topics: Array<Set<string> | undefined>): string =>
@@ -227,7 +230,7 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
       const fresh = rows
         .map((row) => ({ row, timestamp: BigInt(row.consensus_timestamp), index: row.index }))
         .filter((log) => after(log, cursor));
-      const page = fresh.map((log) => encodeEvent('log', eventId(log), toJson(logView(log.row, blocks.get(log.row.consensus_timestamp))))).join('');
+      const page = fresh.map((log) => encodeLog(log, logView(log.row, blocks.get(log.row.consensus_timestamp)))).join('');
       const lastFresh = fresh[fresh.length - 1];
       if (lastFresh !== undefined) {
         if (!sink.sendEncoded(page, fresh.length)) return;
