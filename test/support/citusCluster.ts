@@ -12,13 +12,13 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { postgresBin } from './replicaCluster.ts';
+import { freePort } from '../../bench/lib/cli.ts';
+import { clusterUserSkipReason, postgresBin } from './replicaCluster.ts';
 
 const run = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
@@ -38,14 +38,7 @@ export function citusBin(): string | undefined {
 export function citusSkipReason(): string | false {
   if (!postgresBin()) return 'needs the PostgreSQL server binaries (/usr/lib/postgresql/*/bin)';
   if (!citusBin()) return 'needs the Citus extension installed into the machine\'s PostgreSQL (../shared/tools/citus-build.sh)';
-  if (asRoot) {
-    try {
-      text('id', ['-u', 'postgres']);
-    } catch {
-      return 'runs as root, and there is no postgres OS user to run initdb as';
-    }
-  }
-  return false;
+  return clusterUserSkipReason();
 }
 
 export interface CitusCluster {
@@ -54,18 +47,6 @@ export interface CitusCluster {
   url: string;
   ports: number[];
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on now (the kernel's choice). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const NODES = ['coordinator', 'worker1', 'worker2'] as const;

@@ -29,18 +29,22 @@ export function postgresBin(): string | undefined {
   return undefined;
 }
 
+/** Why clusters of our own cannot be made here as this OS user (initdb refuses root), or false when they can. */
+export function clusterUserSkipReason(): string | false {
+  if (process.getuid?.() !== 0) return false;
+  // as root, the postgres OS user runs the clusters
+  try {
+    execFileSyncText('id', ['-u', 'postgres']);
+  } catch {
+    return 'runs as root, and there is no postgres OS user to run initdb as';
+  }
+  return false;
+}
+
 /** Why the replica tests cannot run here, or false when they can. */
 export function replicaSkipReason(): string | false {
   if (!postgresBin()) return 'needs the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup under /usr/lib/postgresql/*/bin: apt-get install postgresql)';
-  if (process.getuid?.() === 0) {
-    // as root, the postgres OS user runs the clusters
-    try {
-      execFileSyncText('id', ['-u', 'postgres']);
-    } catch {
-      return 'runs as root, and there is no postgres OS user to run initdb as';
-    }
-  }
-  return false;
+  return clusterUserSkipReason();
 }
 
 export interface ReplicaCluster {
