@@ -70,8 +70,13 @@ export const SERVICE_DEFAULTS: Tree = {
       maxEventLoopDelay: 1000,
       /** V8 heap in use, percent of its limit. */
       maxHeapUsedPercent: 90,
-      /** Requests waiting for a database connection; also bounds the adaptive limit (pool + this). */
+      /** Statements waiting for a database connection. */
       maxPoolWaiting: 100,
+      /**
+       * Contract requests in flight beyond the pool's connections (the limit is the pool plus this);
+       * also the adaptive limit's bound. Requests, not statements: one that runs several at once counts once.
+       */
+      maxQueuedRequests: 64,
       /** An adaptive limit on the contract requests in flight, learnt from their latency (issue 31). */
       adaptive: false,
       /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none. */
@@ -92,6 +97,7 @@ export interface ServerSettings {
     maxEventLoopDelayMs: number;
     maxHeapUsedPercent: number;
     maxPoolWaiting: number;
+    maxQueuedRequests: number;
     adaptive: boolean;
     latencyTargetMs: number;
     maxShedDelayMs: number;
@@ -131,6 +137,7 @@ export function serverSettings(tree: Tree): ServerSettings {
       maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),
       maxHeapUsedPercent: integer(tree, 'server.pressure.maxHeapUsedPercent', 0, 100),
       maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
+      maxQueuedRequests: integer(tree, 'server.pressure.maxQueuedRequests', 0, 1_000_000),
       adaptive: bool(tree, 'server.pressure.adaptive'),
       latencyTargetMs: integer(tree, 'server.pressure.latencyTarget', 0, 3_600_000),
       maxShedDelayMs: integer(tree, 'server.pressure.maxShedDelay', 0, 60_000),

@@ -113,6 +113,58 @@ test('beyond the limit of requests in flight (the pool at start): 503 at once, b
   }
 });
 
+test('without the adaptive limit, a fixed one: the pool plus server.pressure.maxQueuedRequests requests in flight, then 503 (reason limit)', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, {
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
+  });
+  const clients: RawConnection[] = [];
+  try {
+    // the pool's 2 connections plus 1 queued: three in flight
+    const admitted = [];
+    for (let i = 1; i <= 3; i++) admitted.push(await send(served.port, `/api/v1/contracts/${i}`));
+    clients.push(...admitted.map((a) => a.client));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const shed = await send(served.port, '/api/v1/contracts/4');
+    clients.push(shed.client);
+    assert.equal((await shed.answer).status, 503);
+    gated.open();
+    for (const { answer } of admitted) assert.equal((await answer).status, 200);
+    const again = await send(served.port, '/api/v1/contracts/5');
+    clients.push(again.client);
+    assert.equal((await again.answer).status, 200, 'admitted once the work in flight is answered');
+    const metrics = await send(served.port, '/metrics');
+    clients.push(metrics.client);
+    const text = (await metrics.answer).body;
+    assert.match(text, /http_requests_shed_total\{reason="limit"\} 1/);
+    assert.match(text, /http_concurrency_limit 3/);
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
+test('server.pressure.maxQueuedRequests 0 and no adaptive limit: no limit of requests in flight', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '0' });
+  const clients: RawConnection[] = [];
+  try {
+    const sent = [];
+    for (let i = 1; i <= 8; i++) sent.push(await send(served.port, `/api/v1/contracts/${i}`));
+    clients.push(...sent.map((a) => a.client));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    gated.open();
+    for (const { answer } of sent) assert.equal((await answer).status, 200);
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
 test('other paths and methods are not limited: the docs, unknown paths, POST', async () => {
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });

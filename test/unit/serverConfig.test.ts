@@ -8,7 +8,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     trustProxy: false,
     maxConnections: 1000,
     shutdownGraceMs: 25_000,
-    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, adaptive: false, latencyTargetMs: 100, maxShedDelayMs: 1000 },
+    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, maxQueuedRequests: 64, adaptive: false, latencyTargetMs: 100, maxShedDelayMs: 1000 },
   });
   const set = loadConfig(
     {

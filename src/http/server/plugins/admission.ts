@@ -13,9 +13,11 @@
  *    beyond its bound (`underPressure`), or when `server.pressure.maxPoolWaiting` statements
  *    already wait for a connection of the request's database (`poolWaiting`);
  * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, not an event stream) when its
- *    network's adaptive limit of requests in flight is reached (`limit`; limiter.ts). The limit
- *    learns from the latency of the requests it admits; between the pool's connections and the
- *    pool plus maxPoolWaiting.
+ *    network's limit of requests in flight is reached (`limit`): the pool's connections plus
+ *    `server.pressure.maxQueuedRequests`, or with `server.pressure.adaptive` a limit learnt from the
+ *    latency of the requests it admits, between the pool's connections and that bound (limiter.ts).
+ *    Requests, not statements: the pool-queue check counts statements, and a request that runs
+ *    several at once (the sibling routes) would be shed by it where the requests are few.
  *
  * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
  * answers (drain.ts), and held answers are sent at once with `Connection: close`.
@@ -87,13 +89,17 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
   const pacer = new ShedPacer(send, pressure.maxShedDelayMs);
 
-  const { maxPoolWaiting, adaptive, latencyTargetMs } = pressure;
+  const { maxPoolWaiting, maxQueuedRequests, adaptive, latencyTargetMs } = pressure;
   const limiters = new Map<AdmittedNetwork, AdaptiveLimit>();
-  if (adaptive) {
-    for (const network of networks) {
-      const min = Math.max(1, network.poolSize);
-      const max = min + (maxPoolWaiting > 0 ? maxPoolWaiting : 10_000);
-      limiters.set(network, new AdaptiveLimit({ initial: min, min, max, targetMs: latencyTargetMs }));
+  for (const network of networks) {
+    const min = Math.max(1, network.poolSize);
+    if (adaptive) {
+      const queue = maxQueuedRequests > 0 ? maxQueuedRequests : maxPoolWaiting > 0 ? maxPoolWaiting : 10_000;
+      limiters.set(network, new AdaptiveLimit({ initial: min, min, max: min + queue, targetMs: latencyTargetMs }));
+    } else if (maxQueuedRequests > 0) {
+      // a fixed limit: min = max, the latency it is told of changes nothing
+      const fixed = min + maxQueuedRequests;
+      limiters.set(network, new AdaptiveLimit({ initial: fixed, min: fixed, max: fixed, targetMs: 0 }));
     }
   }
 
@@ -109,7 +115,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
         for (const [network, limiter] of limiters) this.set(named ? { network: network.name ?? '' } : {}, value(limiter));
       },
     });
-  perNetwork('http_concurrency_limit', 'The adaptive limit of contract requests in flight', (l) => l.limit);
+  perNetwork('http_concurrency_limit', 'The limit of contract requests in flight (fixed, or adaptive)', (l) => l.limit);
   perNetwork('http_requests_in_flight', 'Contract requests admitted and not yet answered', (l) => l.inFlight);
   new Gauge({ name: 'http_shed_answers_held', help: 'Shed answers waiting for their pace', registers: [registry], collect() { this.set(pacer.held); } });
 

@@ -27,7 +27,7 @@ export interface LimiterOptions {
   initial: number;
   /** The limit never goes below (the database pool's connections: fewer would leave it idle). */
   min: number;
-  /** Nor above (the fixed bounds: the pool plus server.pressure.maxPoolWaiting). */
+  /** Nor above (the fixed bound: the pool plus server.pressure.maxQueuedRequests). A limit with min = max stays fixed. */
   max: number;
   /** ms; a window whose mean latency is above it lowers the limit; 0: none (the gradient alone). */
   targetMs: number;

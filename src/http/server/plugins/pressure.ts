@@ -5,7 +5,7 @@
  * - load shedding before routing (admission.ts): while the mean event-loop delay or the V8 heap in
  *   use is beyond its bound (@fastify/under-pressure, sampled every second, registered here), when
  *   `server.pressure.maxPoolWaiting` statements already wait for a connection of the request's
- *   database, or when the adaptive limit of contract requests in flight is reached (limiter.ts),
+ *   database, or when the limit of contract requests in flight is reached (fixed, or adaptive: limiter.ts),
  *   requests answer 503 `Service unavailable` with `Retry-After: 1`, before any work. Health probes
  *   and metrics are exempt: a busy process is alive, and its metrics show why it sheds.
  *
