@@ -30,9 +30,30 @@ export type Backend = 'embedded' | 'postgres' | 'postgres-v2' | 'postgres-citus'
 
 export function testBackends(): Backend[] {
   const citus: Backend[] = citusUrl() ? ['postgres-citus'] : [];
-  if (!process.env.TEST_DATABASE_URL) return ['embedded', ...citus];
-  if (replicaUrl()) return ['postgres'];
-  return process.env.TEST_DATABASE_LAYOUT === 'v1' ? ['embedded', 'postgres', ...citus] : ['embedded', 'postgres', 'postgres-v2', ...citus];
+  const available: Backend[] = !process.env.TEST_DATABASE_URL
+    ? ['embedded', ...citus]
+    : replicaUrl()
+      ? ['postgres']
+      : process.env.TEST_DATABASE_LAYOUT === 'v1'
+        ? ['embedded', 'postgres', ...citus]
+        : ['embedded', 'postgres', 'postgres-v2', ...citus];
+  return onlyBackends(available, process.env.TEST_BACKENDS);
+}
+
+/**
+ * TEST_BACKENDS (a comma-separated list, e.g. `postgres-citus`) keeps only those of the available
+ * backends: .ci/run's pass on real Citus runs the database tests there alone, not again on the others.
+ * A backend it names that is not available (its URL not set) is an error, not a silently empty run.
+ */
+export function onlyBackends(available: Backend[], wanted: string | undefined): Backend[] {
+  if (wanted === undefined || wanted.trim() === '') return available;
+  const names = wanted.split(',').map((n) => n.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!available.includes(name as Backend)) {
+      throw new Error(`TEST_BACKENDS names ${name}, which is not available here (available: ${available.join(', ')}; postgres-citus needs TEST_CITUS_URL, postgres and postgres-v2 TEST_DATABASE_URL)`);
+    }
+  }
+  return available.filter((b) => names.includes(b));
 }
 
 const V2_FILES = ['../../src/db/migrations/0001_mirror_node_v1_schema.sql', 'v2/citus-stub.sql', 'v2/layout.sql'].map(
