@@ -77,9 +77,12 @@ export const SERVICE_DEFAULTS: Tree = {
        * also the adaptive limit's bound. Requests, not statements: one that runs several at once counts once.
        */
       maxQueuedRequests: 64,
-      /** An adaptive limit on the contract requests in flight, learnt from their latency (issue 31). */
-      adaptive: false,
-      /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none. */
+      /**
+       * An adaptive limit on the contract requests in flight (issue 31): with the latency target, it
+       * starts at the fixed bound and goes down while the admitted requests' mean latency is above the target.
+       */
+      adaptive: true,
+      /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none (a gradient on the usual latency instead). */
       latencyTarget: 100,
       /** ms; the longest a shed answer waits for its pace (clients that retry at once); 0: at once. */
       maxShedDelay: 1000,

@@ -39,7 +39,10 @@ interface Served {
   lines: Array<Record<string, unknown>>;
 }
 
-/** pool of 2 connections (the limit starts there) and a queue bound of 2 (the limit never passes 4). */
+/**
+ * pool of 2 connections and a queue bound of 2 (the limit never passes 4); the adaptive limit without a
+ * latency target (the gradient on the usual latency), which starts at the pool.
+ */
 async function serve(route: Route, env: Record<string, string> = {}): Promise<Served> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
@@ -48,7 +51,7 @@ async function serve(route: Route, env: Record<string, string> = {}): Promise<Se
       done();
     },
   });
-  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', ...env });
+  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', HIERO_MIRROR_REST_SERVER_PRESSURE_LATENCYTARGET: '0', ...env });
   const app = buildApp({ config, db: fakeDb(), routes: [route], logger: pino({ level: 'info' }, stream) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, port: (app.server.address() as AddressInfo).port, lines };
@@ -140,6 +143,32 @@ test('without the adaptive limit, a fixed one: the pool plus server.pressure.max
     const text = (await metrics.answer).body;
     assert.match(text, /http_requests_shed_total\{reason="limit"\} 1/);
     assert.match(text, /http_concurrency_limit 3/);
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
+test('the adaptive limit with a latency target starts at its bound (the pool plus server.pressure.maxQueuedRequests) and comes down only when answers take longer', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_LATENCYTARGET: '100', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '3' });
+  const clients: RawConnection[] = [];
+  try {
+    const admitted = [];
+    for (let i = 0; i < 5; i++) admitted.push(await send(served.port, `/api/v1/contracts/${i + 1}`));
+    clients.push(...admitted.map((a) => a.client));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const shed = await send(served.port, '/api/v1/contracts/9');
+    clients.push(shed.client);
+    assert.equal((await shed.answer).status, 503, 'the sixth is beyond 2 + 3');
+    const metrics = await send(served.port, '/metrics');
+    clients.push(metrics.client);
+    const text = (await metrics.answer).body;
+    assert.match(text, /http_concurrency_limit 5/);
+    assert.match(text, /http_requests_in_flight 5/);
+    gated.open();
+    for (const { answer } of admitted) assert.equal((await answer).status, 200);
   } finally {
     gated.open();
     for (const client of clients) client.destroy();

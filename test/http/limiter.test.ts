@@ -88,3 +88,14 @@ test('admission: refused at the limit, admitted again after a release; a drop cu
   assert.equal(cut.limit, 10, 'never below the minimum');
   assert.throws(() => new AdaptiveLimit({ initial: 1, min: 0, max: 5, targetMs: 0 }));
 });
+
+test('with a latency target, queueing within it is allowed: the limit stays at its bound while answers take less than the target', () => {
+  // a pool of 10 connections, 5 ms a statement, 74 in flight at most (10 + maxQueuedRequests 64): 37 ms at the bound
+  const within = simulate({ initial: 74, min: 10, max: 74, targetMs: 100 }, { capacity: 10, serviceMs: 5 });
+  assert.equal(within.limit, 74, `limit ${within.limit}, mean ${within.meanMs.toFixed(1)} ms`);
+  // the same pool at 20 ms a statement: 148 ms at the bound, so the limit comes down to about the target's 50
+  const slower = simulate({ initial: 74, min: 10, max: 74, targetMs: 100 }, { capacity: 10, serviceMs: 20 });
+  assert.ok(slower.limit >= 40 && slower.limit <= 60, `limit ${slower.limit}`);
+  assert.ok(slower.meanMs <= 120, `mean ${slower.meanMs.toFixed(1)} ms with a 100 ms target (it hovers around it)`);
+  assert.ok(slower.perSecond >= 0.95 * slower.capacityPerSecond, `${slower.perSecond}/s of ${slower.capacityPerSecond}/s`);
+});

@@ -95,7 +95,10 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     const min = Math.max(1, network.poolSize);
     if (adaptive) {
       const queue = maxQueuedRequests > 0 ? maxQueuedRequests : maxPoolWaiting > 0 ? maxPoolWaiting : 10_000;
-      limiters.set(network, new AdaptiveLimit({ initial: min, min, max: min + queue, targetMs: latencyTargetMs }));
+      // with a latency target it starts at its bound and comes down when the answers take longer than
+      // the target (starting low would shed where the fixed bound serves everything, while it grows)
+      const max = min + queue;
+      limiters.set(network, new AdaptiveLimit({ initial: latencyTargetMs > 0 ? max : min, min, max, targetMs: latencyTargetMs }));
     } else if (maxQueuedRequests > 0) {
       // a fixed limit: min = max, the latency it is told of changes nothing
       const fixed = min + maxQueuedRequests;

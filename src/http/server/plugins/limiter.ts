@@ -1,7 +1,8 @@
 /**
  * An adaptive limit on the requests in flight, in the manner of Netflix's concurrency-limits
- * (Gradient2Limit): the limit follows what the database answers within its usual latency instead of
- * a fixed queue length, so that a big machine admits more and a small one less, without tuning.
+ * (Gradient2Limit): the limit follows what the database answers within the latency target (without
+ * one, within its usual latency) instead of a fixed queue length, so that a big machine admits more
+ * and a small one less, without tuning.
  *
  * The latencies of the admitted requests are gathered in windows (at least WINDOW_MS and
  * MIN_SAMPLES samples). At the end of each window:
@@ -9,10 +10,14 @@
  * - `short` is the window's mean latency, `long` an exponential average of the windows' means
  *   over about LONG_WINDOW windows (the latency the service usually has; it follows a lasting
  *   change, and falls fast when the latency falls to half of it);
- * - the gradient `tolerance * long / short`, kept within [0.5, 1], says whether requests queue: 1
- *   while the latency stays within `tolerance` times the usual, less when it grows;
- * - with a latency target, a window whose mean is above it brings the gradient down to
- *   `target / short` at most, whatever the usual latency was;
+ * - with a latency target (the default, `server.pressure.latencyTarget`): the gradient is 1 while the
+ *   window's mean is within the target, and `target / short` (at least 0.5) above it. Queueing
+ *   within the target is allowed: the limit admits as much as the database answers within the
+ *   target, whatever the latency without load was (a pool of 10 connections under 64 clients queues,
+ *   and a gradient on the usual latency would shed a third of requests answered in 20 ms);
+ * - without one (target 0), as Gradient2: the gradient `tolerance * long / short`, kept within
+ *   [0.5, 1], says whether requests queue: 1 while the latency stays within `tolerance` times the
+ *   usual, less when it grows;
  * - the new limit is `limit * (gradient + QUEUE)` (room to grow: a queue of a tenth of the limit,
  *   where Gradient2 allows a fixed 4), smoothed (SMOOTHING), within [min, max]. The limit does not grow while fewer than half of it
  *   were in flight during the window (the load, not the service, set the pace: no evidence);
@@ -29,7 +34,7 @@ export interface LimiterOptions {
   min: number;
   /** Nor above (the fixed bound: the pool plus server.pressure.maxQueuedRequests). A limit with min = max stays fixed. */
   max: number;
-  /** ms; a window whose mean latency is above it lowers the limit; 0: none (the gradient alone). */
+  /** ms; a window whose mean latency is above it lowers the limit, one within it may raise it; 0: none (the gradient on the usual latency instead). */
   targetMs: number;
   /** How much above the usual latency counts as no queueing (default 1.5, as Gradient2). */
   tolerance?: number;
@@ -118,8 +123,12 @@ export class AdaptiveLimit {
       // the latency fell far below the usual: let the usual follow it quickly
       if (this.#long / short > 2) this.#long *= 0.95;
       const appLimited = this.#windowPeak < limit / 2;
-      let gradient = Math.min(1, Math.max(0.5, (this.#tolerance * this.#long) / short));
-      if (this.#target > 0 && short > this.#target) gradient = Math.min(gradient, Math.max(0.5, this.#target / short));
+      const gradient =
+        this.#target > 0
+          ? short > this.#target
+            ? Math.max(0.5, this.#target / short)
+            : 1
+          : Math.min(1, Math.max(0.5, (this.#tolerance * this.#long) / short));
       if (!(appLimited && gradient >= 1)) {
         const next = limit * (gradient + QUEUE);
         this.#limit = Math.min(this.#max, Math.max(this.#min, limit * (1 - SMOOTHING) + next * SMOOTHING));
