@@ -85,7 +85,8 @@ type Queryable = pg.Pool | pg.PoolClient;
  * returned to the pool with them.
  */
 async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promise<pg.QueryResult> {
-  const client = target instanceof pg.Pool ? await target.connect() : target;
+  const checkout = target instanceof pg.Pool ? await checkOut(target) : undefined;
+  const client = checkout?.client ?? (target as pg.PoolClient);
   /** Set when the connection cannot be trusted to be back in the session's mode: not reused. */
   let discard: Error | undefined;
   try {
@@ -99,8 +100,29 @@ async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promi
     if (!answeredByServer(err as Error)) discard ??= err as Error;
     throw err;
   } finally {
-    if (client !== target) (client as pg.PoolClient).release(discard);
+    checkout?.release(discard);
   }
+}
+
+/**
+ * A client taken from the pool, with a listener for its 'error' event while it is out. pg-pool
+ * listens for that event only on idle clients: a connection that ends between two statements of a
+ * checked-out client (pg_terminate_backend, a restart, a reset) emits it with no listener, and an
+ * unhandled 'error' event ends the process. Here it is kept, and the client is then released as
+ * broken (never reused).
+ */
+async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (err?: Error) => void }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => void (broken ??= err);
+  client.on('error', onError);
+  return {
+    client,
+    release(err?: Error) {
+      client.removeListener('error', onError);
+      client.release(err ?? broken);
+    },
+  };
 }
 
 /**
@@ -155,16 +177,16 @@ export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<v
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     observe: (observer) => void observers.push(observer),
     async session<T>(work: (session: Session) => Promise<T>): Promise<T> {
-      let client: pg.PoolClient;
+      let checkout: Awaited<ReturnType<typeof checkOut>>;
       try {
-        client = await pool.connect();
+        checkout = await checkOut(pool);
       } catch (err) {
         throw new DatabaseUnavailableError(err);
       }
       try {
-        return await work(sessionOn(client, observers));
+        return await work(sessionOn(checkout.client, observers));
       } finally {
-        client.release();
+        checkout.release();
       }
     },
     async close() {
