@@ -192,6 +192,10 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
       const { logs } = batch;
       const last = logs[logs.length - 1];
       if (last === undefined || !after(last, cursor)) return;
+      // the feed cannot wait for one client: one that has not taken what earlier ticks sent (more than
+      // live.maxBufferedBytes still waiting) is closed. Judged before this batch is written, so that a
+      // batch bigger than the limit does not close a client that reads as fast as it comes.
+      if (!sink.keepUp()) return;
       // the usual case: the whole batch is new to this stream, and goes out as the chunk every such stream shares
       if (after(logs[0]!, cursor)) {
         if (!sink.sendEncoded(batch.chunk(encodeLive), logs.length)) return;
@@ -200,8 +204,6 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
         if (fresh.length > 0 && !sink.sendEncoded(fresh.map(encodeLive).join(''), fresh.length)) return;
       }
       cursor = { timestamp: last.timestamp, index: last.index };
-      // the feed cannot wait for one client: one that does not keep up is closed
-      sink.keepUp();
     },
   };
   // the backlog, page by page, up to the feed's position; then the feed, from exactly there
