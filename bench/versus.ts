@@ -150,12 +150,17 @@ async function measureCut(path: string): Promise<Omit<Row, 'path' | 'kind'>> {
   for (let run = 0; run < 3; run++) b.push((await timed(values.b!, path)).ms);
   const mb = median(b);
   const cutMs = Math.max(cutFloorMs!, Math.min(mb / ratio, mb - margin));
-  const runs = [await timed(values.a!, path, cutMs)];
-  for (let run = 0; run < 3; run++) runs.push(await timed(values.a!, path, cutMs));
-  const finished = runs.find((r) => !r.cut);
-  const aCut = runs.slice(1).filter((r) => r.cut).length;
-  return { statusA: finished?.status ?? 0, statusB: warmB.status, a: median(runs.slice(1).map((r) => r.ms)), b: mb, aCut };
+  const warmA = await timed(values.a!, path, cutMs);
+  const a = [];
+  for (let run = 0; run < 3; run++) a.push(await timed(values.a!, path, cutMs));
+  const finished = [warmA, ...a].find((r) => !r.cut);
+  return { statusA: finished?.status ?? 0, statusB: warmB.status, a: median(a.map((r) => r.ms)), b: mb, aCut: a.filter((r) => r.cut).length };
 }
+
+/** Over the ratio and the margin slower than the reference. */
+const isSlower = (r: Row) => r.b > ratio * r.a && r.b - r.a > margin;
+/** False when every run of the reference was cut: its status is not known. */
+const statusKnown = (r: Row) => r.statusA !== 0 || !r.aCut;
 
 const rows: Row[] = [];
 const started = Date.now();
@@ -168,17 +173,16 @@ for (const [i, search] of searches.entries()) {
     process.stdout.write(`error on ${search.path}: ${(err as Error).message}\n`);
   }
   rows.push(row);
-  const slow = row.b > ratio * row.a && row.b - row.a > margin;
-  const statusKnown = row.statusA !== 0 || !row.aCut;
-  if (slow || (statusKnown && row.statusA !== row.statusB)) {
+  const slow = isSlower(row);
+  if (slow || (statusKnown(row) && row.statusA !== row.statusB)) {
     process.stdout.write(`${slow ? 'SLOWER' : 'STATUS'} ${row.statusA}/${row.statusB} reference ${row.a.toFixed(1)} ms, this ${row.b.toFixed(1)} ms  ${row.kind}\n  ${row.path}\n`);
   }
   if ((i + 1) % 250 === 0) process.stdout.write(`  ${i + 1}/${searches.length} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 await admin?.end();
 
-const slower = rows.filter((r) => r.b > ratio * r.a && r.b - r.a > margin);
-const statusDiffers = rows.filter((r) => (r.statusA !== 0 || !r.aCut) && r.statusA !== r.statusB && !(r.statusA >= 500 && r.statusB === 400));
+const slower = rows.filter(isSlower);
+const statusDiffers = rows.filter((r) => statusKnown(r) && r.statusA !== r.statusB && !(r.statusA >= 500 && r.statusB === 400));
 const cutRows = rows.filter((r) => (r.aCut ?? 0) > 0);
 const byKind = new Map<string, Row[]>();
 for (const r of rows) {

@@ -85,8 +85,7 @@ type Queryable = pg.Pool | pg.PoolClient;
  * returned to the pool with them.
  */
 async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promise<pg.QueryResult> {
-  const checkout = target instanceof pg.Pool ? await checkOut(target) : undefined;
-  const client = checkout?.client ?? (target as pg.PoolClient);
+  const client = target instanceof pg.Pool ? await target.connect() : target;
   /** Set when the connection cannot be trusted to be back in the session's mode: not reused. */
   let discard: Error | undefined;
   try {
@@ -100,29 +99,8 @@ async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promi
     if (!answeredByServer(err as Error)) discard ??= err as Error;
     throw err;
   } finally {
-    checkout?.release(discard);
+    if (client !== target) (client as pg.PoolClient).release(discard);
   }
-}
-
-/**
- * A client taken from the pool, with a listener for its 'error' event while it is out. pg-pool
- * listens for that event only on idle clients: a connection that ends between two statements of a
- * checked-out client (pg_terminate_backend, a restart, a reset) emits it with no listener, and an
- * unhandled 'error' event ends the process. Here it is kept, and the client is then released as
- * broken (never reused).
- */
-async function checkOut(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: (err?: Error) => void }> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  const onError = (err: Error) => void (broken ??= err);
-  client.on('error', onError);
-  return {
-    client,
-    release(err?: Error) {
-      client.removeListener('error', onError);
-      client.release(err ?? broken);
-    },
-  };
 }
 
 /**
@@ -168,25 +146,34 @@ function sessionOn(target: Queryable, observers: readonly QueryObserver[] = []):
   };
 }
 
+/** The failure reaches the caller through the statement that runs next on the client. */
+const ignoreCheckedOutError = (): void => {};
+
 /** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
 export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
   const observers: QueryObserver[] = [];
+  // pg-pool listens for a client's 'error' event only while the client is idle: a connection that ends
+  // while a request holds it between two statements (pg_terminate_backend, a restart, a reset) emitted
+  // it with no listener, and an unhandled 'error' event ends the process. Every client gets one for
+  // its whole life; the next statement on it then fails (503), and pg-pool does not take an unusable
+  // client back on release.
+  pool.on('connect', (client) => client.on('error', ignoreCheckedOutError));
   return {
     kind,
     ...sessionOn(pool, observers),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     observe: (observer) => void observers.push(observer),
     async session<T>(work: (session: Session) => Promise<T>): Promise<T> {
-      let checkout: Awaited<ReturnType<typeof checkOut>>;
+      let client: pg.PoolClient;
       try {
-        checkout = await checkOut(pool);
+        client = await pool.connect();
       } catch (err) {
         throw new DatabaseUnavailableError(err);
       }
       try {
-        return await work(sessionOn(checkout.client, observers));
+        return await work(sessionOn(client, observers));
       } finally {
-        checkout.release();
+        client.release();
       }
     },
     async close() {

@@ -110,6 +110,12 @@ export class AdaptiveLimit {
     if (now - this.#windowStart >= WINDOW_MS && (this.#windowCount >= MIN_SAMPLES || this.#windowDropped > 0)) this.#endWindow(now);
   }
 
+  /** How much of the limit the window's mean latency `short` supports, within [0.5, 1]. */
+  #gradient(short: number): number {
+    if (this.#target > 0) return short > this.#target ? Math.max(0.5, this.#target / short) : 1;
+    return Math.min(1, Math.max(0.5, (this.#tolerance * this.#long!) / short));
+  }
+
   #endWindow(now: number): void {
     const limit = this.#limit;
     if (this.#windowDropped > 0) {
@@ -123,12 +129,7 @@ export class AdaptiveLimit {
       // the latency fell far below the usual: let the usual follow it quickly
       if (this.#long / short > 2) this.#long *= 0.95;
       const appLimited = this.#windowPeak < limit / 2;
-      const gradient =
-        this.#target > 0
-          ? short > this.#target
-            ? Math.max(0.5, this.#target / short)
-            : 1
-          : Math.min(1, Math.max(0.5, (this.#tolerance * this.#long) / short));
+      const gradient = this.#gradient(short);
       if (!(appLimited && gradient >= 1)) {
         const next = limit * (gradient + QUEUE);
         this.#limit = Math.min(this.#max, Math.max(this.#min, limit * (1 - SMOOTHING) + next * SMOOTHING));
