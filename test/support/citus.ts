@@ -83,9 +83,42 @@ async function createOnNodes(url: string, nodes: CitusNode[], name: string, temp
 
 /** Drops the database on every node, workers first (the coordinator's connections to them go with it). */
 async function dropOnNodes(url: string, nodes: CitusNode[], name: string): Promise<void> {
-  for (const node of [...nodes.slice(1), nodes[0]!]) {
-    await withClient(onNode(url, node, 'postgres'), (c) => c.query(`drop database if exists ${name} with (force)`));
+  for (const node of [...nodes.slice(1), nodes[0]!]) await dropOnNode(url, node, name);
+}
+
+const DROP_ATTEMPTS = 8;
+
+/**
+ * `drop database ... with (force)` ends the sessions in the database, but still refuses (55006) while a
+ * prepared transaction names it (Citus prepares one on each worker a distributed transaction wrote,
+ * and its recovery daemon settles leftovers only once a minute), or while an ended session has not
+ * gone within five seconds (seen on a loaded CI machine). Each refusal rolls back the database's
+ * prepared transactions and waits a little longer; the last one is thrown with the node and the
+ * server's detail.
+ */
+async function dropOnNode(url: string, node: CitusNode, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withClient(onNode(url, node, 'postgres'), (c) => c.query(`drop database if exists ${name} with (force)`));
+      return;
+    } catch (error) {
+      const { code, detail, message } = error as pg.DatabaseError;
+      if (code !== '55006' || attempt === DROP_ATTEMPTS) {
+        throw new Error(`drop database ${name} on ${node.host}:${node.port} (attempt ${attempt}): ${message}${detail ? ` (${detail})` : ''}`, { cause: error });
+      }
+      process.stderr.write(`# drop database ${name} on ${node.host}:${node.port} refused (${detail ?? message}); again\n`);
+      await rollbackPrepared(url, node, name);
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
   }
+}
+
+/** Rolls back the prepared transactions of database `name` on `node` (only possible from inside it). */
+async function rollbackPrepared(url: string, node: CitusNode, name: string): Promise<void> {
+  await withClient(onNode(url, node, name), async (c) => {
+    const { rows } = await c.query<{ gid: string }>('select gid from pg_prepared_xacts where database = current_database()');
+    for (const { gid } of rows) await c.query(`rollback prepared '${gid.replaceAll("'", "''")}'`);
+  }).catch(() => {}); // the database may be gone, or refuse connections: the next drop attempt tells
 }
 
 const LAYOUT_FILES = ['../../src/db/migrations/0001_mirror_node_v1_schema.sql', 'v2/layout.sql'].map(
