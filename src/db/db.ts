@@ -79,16 +79,24 @@ type Queryable = pg.Pool | pg.PoolClient;
 /**
  * Runs a named statement planned for its values (PlanChoice `custom`): its connection plans with
  * force_custom_plan and without sequential scans for that one statement, and returns to the
- * session's settings after it, so that every other statement keeps its cached plan. Two short round
- * trips more, paid only by the statements that need a plan of their own (searches that take
- * milliseconds anyway). A connection whose settings could not be restored is discarded, never
- * returned to the pool with them.
+ * session's settings after it, so that every other statement keeps its cached plan. On a pipelining
+ * connection (real PostgreSQL: src/db/postgres.ts) the three are written at once and answered in one
+ * round trip; each is its own implicit transaction, so the reset runs also after a statement that
+ * failed. Otherwise (the embedded database) they run one after the other. A connection whose settings
+ * could not be restored is discarded, never returned to the pool with them.
  */
 async function runCustomPlanned(target: Queryable, query: pg.QueryConfig): Promise<pg.QueryResult> {
   const client = target instanceof pg.Pool ? await target.connect() : target;
   /** Set when the connection cannot be trusted to be back in the session's mode: not reused. */
   let discard: Error | undefined;
   try {
+    if (client.pipeline) {
+      const [set, result, reset] = await Promise.allSettled([client.query(SET_CUSTOM_PLANS), client.query(query), client.query(RESET_PLANS)]);
+      if (reset.status === 'rejected') discard = reset.reason as Error;
+      if (set.status === 'rejected') throw set.reason; // planned as the session plans: no answer rather than a slow one
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    }
     await client.query(SET_CUSTOM_PLANS);
     try {
       return await client.query(query);
