@@ -6,9 +6,9 @@
  *
  * The watchdog costs a Map write and delete per checkout: the pool's `acquire` stamps the client
  * with the time, `release` removes it, and one unref'd interval ends every client checked out for
- * longer than the limit (statement timeout + margin). Ending a client with a statement in flight
- * destroys its socket: the statement fails at once ("Connection terminated", answered 503), and the
- * pool drops the client and opens a new connection for the next checkout.
+ * longer than the limit (statement timeout + margin) by destroying its socket: the statement fails
+ * at once ("Connection terminated", answered 503), and the pool drops the client and opens a new
+ * connection for the next checkout.
  *
  * A `pool.query` checkout is one statement. A `session` holds its client across statements, so it
  * counts as one: serving runs no sessions; seed and migrate do, on pools without a statement
@@ -52,7 +52,8 @@ export class QueryWatchdog {
       this.started.delete(client);
       this.ended++;
       this.onEnd(client, now - since);
-      client.end().catch(() => {});
+      // the socket itself: client.end() on a pipelining client waits for the answers in flight
+      client.connection.stream.destroy();
     }
   }
 

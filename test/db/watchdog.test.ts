@@ -16,7 +16,7 @@ const skip = url ? false : 'needs TEST_DATABASE_URL';
 test('the watchdog ends the clients checked out longer than its limit, and only those', () => {
   const pool = new EventEmitter();
   const ended: string[] = [];
-  const client = (name: string) => ({ name, end: async () => void ended.push(name) }) as unknown as pg.PoolClient;
+  const client = (name: string) => ({ name, connection: { stream: { destroy: () => void ended.push(name) } } }) as unknown as pg.PoolClient;
   const [slow, quick, back] = [client('slow'), client('quick'), client('back')];
   const watchdog = new QueryWatchdog(1000).watch(pool as unknown as pg.Pool);
   try {
