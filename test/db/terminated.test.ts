@@ -2,11 +2,12 @@
  * A connection that ends while a request holds it between two statements (pg_terminate_backend, as an
  * operator or a failover does): pg-pool listens for a client's 'error' event only while the client is
  * idle, so without a listener of our own the event was unhandled and ended the process (found by
- * bench/faults.ts; the listener: poolDb in src/db/db.ts). Now the next statement fails as the database being unavailable, the connection is
- * not reused, and the pool serves the next request.
+ * bench/faults.ts; the listener: poolDb in src/db/db.ts). Now the next statement fails as the
+ * database being unavailable, the connection is not reused, and the pool serves the next request.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { type Db, DatabaseUnavailableError } from '../../src/db/db.ts';
 import { type Sql, planPerExecution, sql } from '../../src/db/sql.ts';
@@ -23,7 +24,7 @@ async function terminate(pid: number): Promise<void> {
   } finally {
     await admin.end();
   }
-  await new Promise((resolve) => setTimeout(resolve, 200)); // the server's FATAL reaches the idle client
+  await sleep(200); // the server's FATAL reaches the idle client
 }
 
 /** In a session: its connection terminated after a first statement, then `next` on it; then `after` on the pool. */

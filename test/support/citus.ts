@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 /** The coordinator's URL, when the Citus backend is wanted. */
@@ -108,7 +109,7 @@ async function dropOnNode(url: string, node: CitusNode, name: string): Promise<v
       }
       process.stderr.write(`# drop database ${name} on ${node.host}:${node.port} refused (${detail ?? message}); again\n`);
       await rollbackPrepared(url, node, name);
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      await sleep(500 * attempt);
     }
   }
 }
