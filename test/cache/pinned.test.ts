@@ -7,11 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import pino from 'pino';
 import type { Db } from '../../src/db/db.ts';
 import { DatabaseUnavailableError } from '../../src/db/db.ts';
 import { replicatedDb } from '../../src/db/replicas.ts';
 import type { ComputedAnswer } from '../../src/http/answer.ts';
+import { pinnedCompute } from '../../src/http/cache/pinned.ts';
 import { type ResponseCache, createResponseCache } from '../../src/http/cache/responseCache.ts';
 import { parseQuery } from '../../src/http/request/query.ts';
 import { testConfig } from '../support/app.ts';
@@ -158,4 +160,24 @@ test('a request whose statement failed over to another server is not final, not 
       await db.close();
     }
   }
+});
+
+test('a bound already read is not waited for again: during a cut, an answer runs at once on the older bound while the next read hangs', async () => {
+  const primary = server('primary', 100n);
+  let hang = false;
+  const db = fakeDb(async (statement, values) => {
+    const text = typeof statement === 'string' ? statement : statement.compile().text;
+    if (hang && text.includes('from record_file')) return new Promise<never>(() => {});
+    return primary.db.query(statement, values);
+  });
+  const compute = pinnedCompute(db, 5);
+  const first = await compute(async () => 'first');
+  assert.equal(first.basis.settledThrough, 100n, 'the first answer waits for the first read');
+  hang = true;
+  primary.newest = 200n;
+  await setTimeout(10);
+  const started = performance.now();
+  const during = await compute(async () => 'during the cut');
+  assert.ok(performance.now() - started < 100, 'answered without waiting for the hung read');
+  assert.equal(during.basis.settledThrough, 100n, 'on the bound read before: older, still a bound of the data read after it');
 });

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setImmediate } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { Answer } from '../../src/http/answer.ts';
 import { GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/redisCodec.ts';
@@ -92,7 +93,7 @@ test('lifetime: a final 200 lives cache.response.immutableMaxAge once the networ
   assert.deepEqual(lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, immutable: false });
 });
 
-test('a server\'s settled bound: read at most once per second, concurrent callers share the read, a failure settles nothing', async () => {
+test('a server\'s settled bound: read at most once per second, concurrent callers share the read, only the first waits, a failure settles nothing', async () => {
   let clock = 0;
   const memo = new SettledMemo<bigint>(1000, () => clock);
   let reads = 0;
@@ -107,12 +108,23 @@ test('a server\'s settled bound: read at most once per second, concurrent caller
   assert.equal(await memo.get(read), 100n);
   assert.equal(reads, 1, 'fresh: no read');
   clock = 1000;
-  const stale = memo.get(read);
-  assert.equal(reads, 2, 'stale: read again, and the caller waits for it');
+  assert.equal(await memo.get(read), 100n, 'stale: the older value at once (still a bound), read again behind');
+  assert.equal(await memo.get(read), 100n, 'and again while that read runs');
+  assert.equal(reads, 2, 'one read for both');
   release(200n);
-  assert.equal(await stale, 200n);
+  await setImmediate();
+  assert.equal(await memo.get(read), 200n, 'the new value once read');
+  assert.equal(reads, 2);
   clock = 2000;
-  assert.equal(await memo.get(() => Promise.reject(new Error('gone'))), undefined);
+  assert.equal(await memo.get(() => Promise.reject(new Error('gone'))), 200n);
+  await setImmediate();
+  assert.equal(await memo.get(read), undefined, 'a failed read: no bound until the next');
+  assert.equal(reads, 2, 'and no read before a second has passed');
+  let hung = 0;
+  const never = new SettledMemo<bigint>(1000, () => clock);
+  const waiting = never.get(() => (hung++, new Promise<bigint | undefined>(() => {})));
+  assert.equal(hung, 1);
+  assert.equal(await Promise.race([waiting, setImmediate('pending')]), 'pending', 'nothing read yet: the first caller waits');
 });
 
 test('replays: max-age counts down with the time left (rounded up), never up, other directives kept', () => {

@@ -5,7 +5,11 @@
  * timestamp, and a server's data only grows (a replica replays in order). A value read on a server
  * before an answer's first statement there is therefore a safe bound for that answer; an older one
  * is merely conservative. Each server's value is read at most once per second (one statement on
- * the primary key) and awaited when older. A failing read makes no answer final until the next.
+ * the primary key). Only the first read is awaited: once a value is older than a second, callers
+ * take it as it is (read before their statements, so still a bound) while the next read runs behind
+ * them. No request waits for that read, under load (where it cost the requests behind it a round
+ * trip) or during a network cut (where it waited out the connection timeout before a request that
+ * reads nothing could answer). A failing read makes no answer final until the next.
  */
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
@@ -35,7 +39,10 @@ export async function readSettled(db: Db): Promise<Settled | undefined> {
 /** A reader of one server's value: readSettled, as run on that server (a failure counts as undefined). */
 export type SettledReader<T> = () => Promise<T | undefined>;
 
-/** One server's value, read afresh when older than `refreshMs`; concurrent callers share one read. */
+/**
+ * One server's value, read afresh when older than `refreshMs`; concurrent callers share one read, and
+ * only a caller with no value yet waits for it.
+ */
 export class SettledMemo<T = Settled> {
   #value: T | undefined;
   #readAt = -Infinity;
@@ -46,17 +53,24 @@ export class SettledMemo<T = Settled> {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The value, from a read that has completed when the promise resolves (`read` runs only when the value is stale). */
+  /**
+   * The value of the newest completed read (`read` runs when it is older than `refreshMs`, behind the
+   * caller); the first caller, and any caller before that read completes, waits for it.
+   */
   get(read: SettledReader<T>): Promise<T | undefined> {
     if (this.now() - this.#readAt < this.refreshMs) return Promise.resolve(this.#value);
-    this.#reading ??= read()
+    const reading = this.#refresh(read);
+    return this.#readAt === -Infinity ? reading : Promise.resolve(this.#value);
+  }
+
+  #refresh(read: SettledReader<T>): Promise<T | undefined> {
+    return (this.#reading ??= read()
       .catch(() => undefined)
       .then((value) => {
         this.#value = value;
         this.#readAt = this.now();
         return value;
       })
-      .finally(() => (this.#reading = undefined));
-    return this.#reading;
+      .finally(() => (this.#reading = undefined)));
   }
 }
