@@ -168,7 +168,8 @@ export const ok = (id: string, description = 'OK'): JsonSchema => ({ description
 const INDEXED_THROUGH = {
   'Indexed-Through': {
     description:
-      'Addition (additions.enabled): the newest block (record file) the database held when the answer was read, ' +
+      'Addition (additions.enabled): the newest block (record file) the database held before the answer was read (read at most ' +
+      'once a second per server, so it may be up to about a second behind), ' +
       '`block=<number>; timestamp=<consensus end>`. Everything up to that block is in the answer: a client that asks about a ' +
       'block at or below it needs no retry.',
     schema: { type: 'string', pattern: '^block=\\d+; timestamp=\\d+\\.\\d{9}$' },
