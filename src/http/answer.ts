@@ -5,7 +5,7 @@
  * exactly as for a fresh answer.
  */
 import { hash } from 'node:crypto';
-import { JsonText, toJson } from '../format/json.ts';
+import { Encoded, JsonText, toJson } from '../format/json.ts';
 import type { Page } from './route.ts';
 
 export interface Answer {
@@ -31,7 +31,9 @@ export function weakEtag(body: Buffer): string {
 
 /** A handler's page as an answer: the body encoded once (the same bytes are hashed for the ETag and sent). */
 export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
-  const body = Buffer.from(page.body instanceof JsonText ? page.body.text : toJson(page.body), 'utf8');
+  const { body: value } = page;
+  const text = value instanceof JsonText ? value.text : value instanceof Encoded ? value.text() : toJson(value);
+  const body = Buffer.from(text, 'utf8');
   const answer: ComputedAnswer = { status: page.status ?? 200, body, etag: weakEtag(body), cacheControl };
   if (page.next) answer.link = `<${page.next}>; rel="next"`;
   if (page.immutableAfter !== undefined) answer.immutableAfter = page.immutableAfter;

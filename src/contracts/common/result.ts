@@ -1,6 +1,6 @@
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexToBytes } from '../../format/hex.ts';
-import { int8 } from '../../format/json.ts';
+import { int8, jsonInteger, plainString } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { senderAlias } from './protobuf.ts';
 
@@ -74,4 +74,21 @@ export function resultView(row: ResultRow): ResultView {
     to: longZeroAddress(row.contract_id),
     hash: hex(row.transaction_hash),
   };
+}
+
+/**
+ * A result item's JSON text, as toJson writes it (Encoded, format/json.ts): the error message is
+ * free text and escaped as JSON.stringify would; every other string is hex, an id or a timestamp.
+ */
+export function resultJson(result: ResultView): string {
+  let created = '';
+  for (const id of result.created_contract_ids) created += (created === '' ? '' : ',') + plainString(id);
+  return (
+    `{"address":${plainString(result.address)},"amount":${jsonInteger(result.amount)},"bloom":"${result.bloom}",` +
+    `"call_result":"${result.call_result}","contract_id":${plainString(result.contract_id)},"created_contract_ids":[${created}],` +
+    `"error_message":${result.error_message === null ? 'null' : JSON.stringify(result.error_message)},"from":${plainString(result.from)},` +
+    `"function_parameters":"${result.function_parameters}","gas_consumed":${jsonInteger(result.gas_consumed)},` +
+    `"gas_limit":${jsonInteger(result.gas_limit)},"gas_used":${jsonInteger(result.gas_used)},"timestamp":${plainString(result.timestamp)},` +
+    `"to":${plainString(result.to)},"hash":"${result.hash}"}`
+  );
 }

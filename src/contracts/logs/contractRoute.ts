@@ -8,7 +8,7 @@ import { resolveContract } from '../common/resolve.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { type LogFilters, LOG_RULES, checkTopicTimestamps, collapseTimestamps, parseLogFilters, queryBoxes, timestampsToNs, topicValues, validateLogFilters } from './params.ts';
 import { findLogs } from './query.ts';
-import { type LogView, logView } from './view.ts';
+import { type LogView, logJson, logView } from './view.ts';
 import { contractLogsSchema } from './schema.ts';
 import { pageBlocks } from './blocks.ts';
 import { liveLogs } from './live/stream.ts';
@@ -67,6 +67,6 @@ export const contractLogsRoute: Route = {
     const rows = await findLogs(db, { contractId, boxes, topics: topicValues(filters), order, limit, closeIntervalNs });
     const blocks = pageBlocks(rows);
     const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
-    return listingPage('logs', logs, logsNextLink(request, bounds, page, logs));
+    return listingPage('logs', logs, logsNextLink(request, bounds, page, logs), logJson);
   },
 };

@@ -13,7 +13,7 @@ import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import type { RequestContext, Route } from '../../http/route.ts';
 import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts';
 import { lastValues } from './contractRoute.ts';
-import { type LogView, logView } from './view.ts';
+import { type LogView, logJson, logView } from './view.ts';
 import { parseResultByTransactionParams } from '../common/transactionPath.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { resolveContracts } from '../common/resolve.ts';
@@ -56,7 +56,7 @@ export const networkLogsRoute: Route = {
     const page = await networkLogs(request, empty);
     if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
     const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
-    const listing = listingPage('logs', page.logs, next);
+    const listing = listingPage('logs', page.logs, next, logJson);
     return page.immutableAfter === undefined ? listing : { ...listing, immutableAfter: page.immutableAfter };
   },
 };

@@ -1,6 +1,6 @@
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { hex, hexPadded } from '../../format/hex.ts';
-import { int8 } from '../../format/json.ts';
+import { int8, jsonInteger, plainString } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { topicsView } from '../common/log.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
@@ -40,4 +40,20 @@ export function logView(row: LogRow, block: RecordFileRow | undefined): LogView 
     transaction_hash: hexPadded(row.transaction_hash, 2),
     transaction_index: row.transaction_index,
   };
+}
+
+/**
+ * A log item's JSON text, as toJson writes it (Encoded, format/json.ts): every string is hex, an id or
+ * a timestamp but the block hash, a text column, which is escaped as JSON.stringify would.
+ */
+export function logJson(log: LogView): string {
+  let topics = '';
+  for (const topic of log.topics) topics += topics === '' ? `"${topic}"` : `,"${topic}"`;
+  return (
+    `{"address":${plainString(log.address)},"bloom":"${log.bloom}","contract_id":${plainString(log.contract_id)},` +
+    `"data":"${log.data}","index":${log.index},"topics":[${topics}],"block_hash":${JSON.stringify(log.block_hash)},` +
+    `"block_number":${jsonInteger(log.block_number)},"root_contract_id":${plainString(log.root_contract_id)},` +
+    `"timestamp":${plainString(log.timestamp)},"transaction_hash":"${log.transaction_hash}",` +
+    `"transaction_index":${jsonInteger(log.transaction_index)}}`
+  );
 }

@@ -15,7 +15,7 @@ import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIn
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { topLevelMemo } from './topLevel.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { resultView } from '../common/result.ts';
+import { resultJson, resultView } from '../common/result.ts';
 import { contractResultsSchema } from './schema.ts';
 
 /** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
@@ -70,6 +70,6 @@ export const contractResultsRoute: Route = {
     const next = nextPageLink(request, query.paging, results.length, () => [
       ['timestamp', { value: results[results.length - 1]!.timestamp!, inclusive: false }],
     ]);
-    return listingPage('results', results, next);
+    return listingPage('results', results, next, resultJson);
   },
 };

@@ -4,6 +4,7 @@
  * (as many items as the limit) and otherwise sets to null.
  */
 import type { Config } from '../../config/config.ts';
+import { Encoded } from '../../format/json.ts';
 import { type LastValue, nextLink } from './links.ts';
 import { type Filter, lastValue } from './filters.ts';
 import type { Order } from '../../db/sql.ts';
@@ -46,7 +47,18 @@ export function nextPageLink(
   return nextLink(request.linkBase, request.path, request.query, order, last());
 }
 
-/** The listing body `{"<key>":[...],"links":{"next":...}}` and the link for the `Link` header. */
-export function listingPage<T>(key: string, items: readonly T[], next: string | null): { body: unknown; next: string | null } {
-  return { body: { [key]: items, links: { next } }, next };
+/**
+ * The listing body `{"<key>":[...],"links":{"next":...}}` and the link for the `Link` header. With
+ * `encodeItem` (an item's JSON text, exactly as toJson writes it) the body encodes itself.
+ */
+export function listingPage<T>(
+  key: string,
+  items: readonly T[],
+  next: string | null,
+  encodeItem?: (item: T) => string,
+): { body: unknown; next: string | null } {
+  const value = { [key]: items, links: { next } };
+  if (encodeItem === undefined) return { body: value, next };
+  const text = () => `{"${key}":[${items.map(encodeItem).join(',')}],"links":{"next":${next === null ? 'null' : JSON.stringify(next)}}}`;
+  return { body: new Encoded(value, text), next };
 }

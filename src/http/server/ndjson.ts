@@ -13,7 +13,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { toJson } from '../../format/json.ts';
+import { Encoded, toJson } from '../../format/json.ts';
 import { DatabaseUnavailableError } from '../../db/db.ts';
 import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { ClientError, errorBody, statusMessage } from '../request/errors.ts';
@@ -34,7 +34,8 @@ export function wantsNdjson(accept: string | undefined): boolean {
 
 /** The items of a listing page and its next link (listings answer `{"<key>": [...], "links": {"next": ...}}`). */
 function itemsOf(page: Page, key: string): readonly unknown[] {
-  const items = (page.body as Record<string, unknown> | undefined)?.[key];
+  const body = page.body instanceof Encoded ? page.body.value : page.body;
+  const items = (body as Record<string, unknown> | undefined)?.[key];
   return Array.isArray(items) ? items : [];
 }
 

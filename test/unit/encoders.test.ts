@@ -1,0 +1,105 @@
+/**
+ * The hand-written encoders of the large listings (format/json.ts Encoded) write exactly what toJson
+ * writes for the same value: random rows with every nullable column null or not, ids of other
+ * shards and realms, integers beyond 2^53, free text that JSON must escape, links that need escaping.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type ResultRow, resultJson, resultView } from '../../src/contracts/common/result.ts';
+import type { LogRow, RecordFileRow } from '../../src/contracts/logs/rows.ts';
+import { logJson, logView } from '../../src/contracts/logs/view.ts';
+import { encodeEntityId } from '../../src/format/entityId.ts';
+import { Encoded, toJson } from '../../src/format/json.ts';
+import { listingPage } from '../../src/http/request/listing.ts';
+
+/** A small seeded generator (mulberry32), so that a failure can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const rnd = random(20261127);
+const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)]!;
+const hexOf = (bytes: number) => Array.from({ length: bytes * 2 }, () => pick([...'0123456789abcdef'])).join('');
+const maybe = <T>(value: T): T | null => (rnd() < 0.3 ? null : value);
+const id = () => pick(['0', '1', '1001', String(3_004_321 + Math.floor(rnd() * 1000)), encodeEntityId(1n, 2n, 3n).toString(), encodeEntityId(0n, 0n, 274_877_906_943n).toString()]);
+const int8Text = () => pick(['0', '1', '-1', '21000', '9007199254740991', '9007199254740993', '-9223372036854775808', '9223372036854775807']);
+const freeText = () => pick(['', 'CONTRACT_REVERT_EXECUTED', 'say "no"', 'back\\slash', 'line\nbreak\ttab', 'nul\u0000byte', 'ünïcödé ✓', '\u2028\u2029', 'lone \ud800 surrogate', '</script>']);
+
+function logRow(): LogRow {
+  return {
+    bloom: pick(['', hexOf(256)]),
+    contract_id: id(),
+    consensus_timestamp: pick(['1747958402309431709', '123', '0', '1000000000']),
+    data: pick(['', hexOf(32), hexOf(3), hexOf(200)]),
+    index: Math.floor(rnd() * 300),
+    root_contract_id: maybe(id()),
+    topic0: maybe(hexOf(32)),
+    topic1: maybe(hexOf(pick([1, 20, 32]))),
+    topic2: maybe(hexOf(32)),
+    topic3: maybe(hexOf(32)),
+    transaction_hash: maybe(pick(['', hexOf(32), hexOf(48)])),
+    transaction_index: maybe(Math.floor(rnd() * 500)),
+    evm_address: maybe(hexOf(20)),
+    block_consensus_start: null,
+    block_consensus_end: null,
+    block_index: null,
+    block_hash: null,
+  };
+}
+
+function block(): RecordFileRow | undefined {
+  if (rnd() < 0.2) return undefined;
+  return { consensus_start: '1', consensus_end: '2', index: int8Text(), hash: pick([hexOf(48), '', 'odd"hash\\']) };
+}
+
+function resultRow(): ResultRow {
+  return {
+    amount: maybe(int8Text()),
+    bloom: maybe(pick(['', hexOf(256)])),
+    call_result: maybe(pick(['', hexOf(32), hexOf(1)])),
+    consensus_timestamp: pick(['1747958402309431709', '5']),
+    contract_id: id(),
+    created_contract_ids: maybe(Array.from({ length: Math.floor(rnd() * 4) }, () => maybe(id()))),
+    error_message: maybe(freeText()),
+    function_parameters: maybe(pick(['', hexOf(68)])),
+    function_result: null,
+    gas_consumed: maybe(int8Text()),
+    gas_limit: int8Text(),
+    gas_used: maybe(int8Text()),
+    sender_id: maybe(id()),
+    transaction_hash: maybe(hexOf(32)),
+    evm_address: maybe(hexOf(20)),
+  };
+}
+
+test('a log item encodes as toJson writes it', () => {
+  for (let i = 0; i < 3000; i++) {
+    const view = logView(logRow(), block());
+    assert.equal(logJson(view), toJson(view));
+  }
+});
+
+test('a result item encodes as toJson writes it, its error message escaped', () => {
+  for (let i = 0; i < 3000; i++) {
+    const view = resultView(resultRow());
+    assert.equal(resultJson(view), toJson(view));
+  }
+});
+
+test('an encoded listing is the bytes toJson writes for its value, links included', () => {
+  for (const next of [null, '/api/v1/contracts/0.0.1/results?limit=2&timestamp=lt:1.000000001', '/x?q="quoted"&b=\\&c=\u2028']) {
+    for (const count of [0, 1, 25]) {
+      const items = Array.from({ length: count }, () => resultView(resultRow()));
+      const { body } = listingPage('results', items, next, resultJson);
+      assert.ok(body instanceof Encoded);
+      assert.equal(body.text(), toJson(body.value));
+      assert.deepEqual(body.value, listingPage('results', items, next).body);
+    }
+  }
+});
