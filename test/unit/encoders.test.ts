@@ -11,17 +11,7 @@ import { logJson, logView } from '../../src/contracts/logs/view.ts';
 import { encodeEntityId } from '../../src/format/entityId.ts';
 import { Encoded, toJson } from '../../src/format/json.ts';
 import { listingPage } from '../../src/http/request/listing.ts';
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../support/random.ts';
 
 const rnd = random(20261127);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)]!;
