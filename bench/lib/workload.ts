@@ -12,6 +12,7 @@ export interface Queryable {
 }
 import { entityIdToString } from '../../src/format/entityId.ts';
 import { formatTimestamp } from '../../src/format/timestamp.ts';
+import { random } from '../../test/support/random.ts';
 
 export interface Block {
   index: string;
@@ -220,17 +221,8 @@ export function buildWorkload(s: Samples, count: number, random: () => number): 
   return { urls, hot, shapes };
 }
 
-/** A seeded PRNG (mulberry32): the same seed gives the same workload and the same request sequence. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (mulberry32, test/support/random.ts): the same seed gives the same workload and the same request sequence. */
+export const seededRandom = random;
 
 /**
  * Sampling by rank with P(rank k) proportional to 1 / k^s (k = 1..n), mixed with a hot set: with
