@@ -32,8 +32,7 @@ export function weakEtag(body: Buffer): string {
 /** A handler's page as an answer: the body encoded once (the same bytes are hashed for the ETag and sent). */
 export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
   const { body: value } = page;
-  const text = value instanceof JsonText ? value.text : value instanceof Encoded ? value.text() : toJson(value);
-  const body = Buffer.from(text, 'utf8');
+  const body = value instanceof Encoded ? value.bytes() : Buffer.from(value instanceof JsonText ? value.text : toJson(value), 'utf8');
   const answer: ComputedAnswer = { status: page.status ?? 200, body, etag: weakEtag(body), cacheControl };
   if (page.next) answer.link = `<${page.next}>; rel="next"`;
   if (page.immutableAfter !== undefined) answer.immutableAfter = page.immutableAfter;

@@ -82,14 +82,18 @@ test('a result item encodes as toJson writes it, its error message escaped', () 
   }
 });
 
-test('an encoded listing is the bytes toJson writes for its value, links included', () => {
+test('a listing is the bytes toJson writes for its value, links included, with or without an item encoder', () => {
   for (const next of [null, '/api/v1/contracts/0.0.1/results?limit=2&timestamp=lt:1.000000001', '/x?q="quoted"&b=\\&c=\u2028']) {
     for (const count of [0, 1, 25]) {
       const items = Array.from({ length: count }, () => resultView(resultRow()));
       const { body } = listingPage('results', items, next, resultJson);
       assert.ok(body instanceof Encoded);
-      assert.equal(body.text(), toJson(body.value));
-      assert.deepEqual(body.value, listingPage('results', items, next).body);
+      assert.equal(body.bytes().toString('utf8'), toJson(body.value));
+      // without an item encoder, toJson writes each item: the same value, the same bytes
+      const plain = listingPage('results', items, next).body;
+      assert.ok(plain instanceof Encoded);
+      assert.deepEqual(plain.value, body.value);
+      assert.deepEqual(plain.bytes(), body.bytes());
     }
   }
 });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { encodeEntityId, entityIdToString, longZeroAddress, longZeroToId } from '../../src/format/entityId.ts';
 import { hex, hexPadded } from '../../src/format/hex.ts';
-import { toJson } from '../../src/format/json.ts';
+import { toJson, utf8Join } from '../../src/format/json.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
 import { weakEtag } from '../../src/http/answer.ts';
@@ -50,6 +50,20 @@ test('json keeps key order and prints 64-bit integers exactly', () => {
 
 test('json: a client string that looks like a marker stays a string', () => {
   assert.equal(toJson({ memo: '\u0000abc123', n: -9223372036854775808n, m: [null, true] }), '{"memo":"\\u0000abc123","n":-9223372036854775808,"m":[null,true]}');
+});
+
+test('utf8Join writes the bytes of the joined text, whatever the parts and wherever its chunks end', () => {
+  const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 2_000, maxLength: 20_000 }));
+  fc.assert(
+    fc.property(fc.string({ unit: 'binary', maxLength: 12 }), fc.array(text, { maxLength: 30 }), fc.constantFrom('', ',', 'é', '\u{1F600}'), fc.string({ unit: 'binary', maxLength: 12 }), (head, parts, separator, tail) => {
+      assert.deepEqual(utf8Join(head, parts, separator, tail), Buffer.from(head + parts.join(separator) + tail, 'utf8'));
+    }),
+    { numRuns: 300 },
+  );
+  // a page's size: several chunks, each boundary between two parts
+  const parts = Array.from({ length: 100 }, (_, i) => `{"n":${i},"x":"${'ab'.repeat(700 + i)}","é":"\u{1F600}"}`);
+  assert.deepEqual(utf8Join('{"logs":[', parts, ',', ']}'), Buffer.from(`{"logs":[${parts.join(',')}]}`, 'utf8'));
+  assert.deepEqual(utf8Join('[', [], ',', ']'), Buffer.from('[]'));
 });
 
 test('ETags are the reference\'s (Express\'s etag module, weak): length in hex and 27 characters of base64 sha1', () => {

@@ -4,7 +4,7 @@
  * (as many items as the limit) and otherwise sets to null.
  */
 import type { Config } from '../../config/config.ts';
-import { Encoded } from '../../format/json.ts';
+import { Encoded, toJson, utf8Join } from '../../format/json.ts';
 import { type LastValue, nextLink } from './links.ts';
 import { type Filter, lastValue } from './filters.ts';
 import type { Order } from '../../db/sql.ts';
@@ -48,8 +48,10 @@ export function nextPageLink(
 }
 
 /**
- * The listing body `{"<key>":[...],"links":{"next":...}}` and the link for the `Link` header. With
- * `encodeItem` (an item's JSON text, exactly as toJson writes it) the body encodes itself.
+ * The listing body `{"<key>":[...],"links":{"next":...}}` and the link for the `Link` header. The body
+ * encodes itself item by item (format/json.ts utf8Join), with `encodeItem` (an item's JSON text,
+ * exactly as toJson writes it) or else toJson itself, so that a page of 100 items never becomes one
+ * string.
  */
 export function listingPage<T>(
   key: string,
@@ -58,7 +60,6 @@ export function listingPage<T>(
   encodeItem?: (item: T) => string,
 ): { body: unknown; next: string | null } {
   const value = { [key]: items, links: { next } };
-  if (encodeItem === undefined) return { body: value, next };
-  const text = () => `{"${key}":[${items.map(encodeItem).join(',')}],"links":{"next":${next === null ? 'null' : JSON.stringify(next)}}}`;
-  return { body: new Encoded(value, text), next };
+  const bytes = () => utf8Join(`{"${key}":[`, items.map(encodeItem ?? toJson), ',', `],"links":{"next":${next === null ? 'null' : JSON.stringify(next)}}}`);
+  return { body: new Encoded(value, bytes), next };
 }
