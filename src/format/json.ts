@@ -35,9 +35,10 @@ export class JsonText {
 
 /**
  * A body with an encoder of its own: `value` is the body as toJson takes it (and as the NDJSON
- * answers read its items), `bytes()` writes the same JSON, UTF-8 encoded, by hand. The large listings
- * use it: on pages of 25-100 items JSON.stringify's generic walk over the item objects cost twice a
- * hand-written template. The encoders are checked against toJson (test/unit/encoders.test.ts).
+ * answers read its items), `bytes()` writes the same JSON, UTF-8 encoded. Every listing is one
+ * (http/request/listing.ts): written item by item, with a hand-written template per item for the log
+ * and result listings (on pages of 25-100 items JSON.stringify's generic walk over the item objects
+ * cost twice as much). The encoders are checked against toJson (test/unit/encoders.test.ts).
  */
 export class Encoded<T = unknown> {
   constructor(
@@ -82,7 +83,7 @@ export function utf8Join(head: string, parts: readonly string[], separator: stri
   const out = Buffer.allocUnsafe(length);
   let at = out.write(head, 0);
   for (let i = 0; i < chunks.length; i++) {
-    if (i > 0 && separatorLength > 0) at += out.write(separator, at);
+    if (i > 0) at += out.write(separator, at);
     at += out.write(chunks[i]!, at);
   }
   at += out.write(tail, at);
