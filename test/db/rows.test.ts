@@ -23,7 +23,7 @@ const backends: { name: string; open: () => Promise<{ db: Db; close: () => Promi
   {
     name: 'PostgreSQL',
     open: async () => {
-      const db = createPostgresDb(loadConfig({ env: { DATABASE_URL: url! } }));
+      const db = createPostgresDb(loadConfig({ DATABASE_URL: url! }, '/nonexistent'));
       return { db, close: () => db.close() };
     },
     skip: url ? false : 'needs TEST_DATABASE_URL',
