@@ -17,6 +17,7 @@ import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
 import type { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { type Fail, numberOptions, usageFailure } from './lib/cli.ts';
@@ -185,6 +186,31 @@ interface LoadResult {
   unattributed: number;
   autocannon: { rpsAverage: number; latencyP50: number; latencyP90: number; latencyP99: number; non2xx: number; sent: number };
   loadGeneratorCpuPercent: number;
+  loadGeneratorLoopDelay: LoopDelay;
+}
+
+/**
+ * How late the load generator's own event loop ran, in ms: a 1 ms timer's lateness (Node's
+ * monitorEventLoopDelay, less its 1 ms period). A response that arrives while the loop is busy is
+ * timed when the loop gets to it, so this lateness is in every latency the bench reports; it weighs
+ * most on the fastest server, whose latencies are a few milliseconds.
+ */
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const LOOP_SAMPLE_MS = 1;
+
+function loopDelayMonitor(): () => LoopDelay {
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
+  histogram.enable();
+  const late = (ns: number) => Math.round(Math.max(0, ns / 1e6 - LOOP_SAMPLE_MS) * 100) / 100;
+  return () => {
+    histogram.disable();
+    return { p50: late(histogram.percentile(50)), p99: late(histogram.percentile(99)), max: late(histogram.max) };
+  };
 }
 
 /**
@@ -231,6 +257,7 @@ function runLoad(
     });
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
+  const loopDelay = loopDelayMonitor();
   return new Promise((resolvePromise, reject) => {
     const instance = autocannon(
       {
@@ -271,6 +298,7 @@ function runLoad(
         },
       },
       (err: Error | null, result: autocannon.Result) => {
+        const generatorLoopDelay = loopDelay();
         if (err) return reject(err);
         const cpu = process.cpuUsage(cpu0);
         const wall = Number(process.hrtime.bigint() - t0) / 1e9;
@@ -289,6 +317,7 @@ function runLoad(
             sent: result.requests.sent,
           },
           loadGeneratorCpuPercent: Math.round(((cpu.user + cpu.system) / 1e6 / wall) * 1000) / 10,
+          loadGeneratorLoopDelay: generatorLoopDelay,
         });
       },
     );
@@ -319,6 +348,8 @@ interface LevelReport {
   unexpectedStatus: number;
   autocannon: LoadResult['autocannon'];
   loadGeneratorCpuPercent: number;
+  /** the load generator's own event-loop lateness during the measured window */
+  loadGeneratorLoopDelay: LoopDelay;
   server: ProcessReport | null;
   /** host busy time not explained by the server tree, postgres and this load generator, % of one core */
   otherCpuPercent: number | null;
@@ -349,7 +380,8 @@ function printLevel(r: LevelReport, top: number): void {
   out.push(`status codes: ${Object.entries(r.endpoints.total?.statuses ?? {}).map(([k, v]) => `${k}: ${v}`).join(', ')}; ` +
     `unexpected vs pre-flight: ${r.unexpectedStatus}; connection errors ${r.errors} (timeouts ${r.timeouts})` +
     (r.unattributed ? `; UNATTRIBUTED responses ${r.unattributed}` : ''));
-  out.push(`autocannon cross-check: ${f0(r.autocannon.rpsAverage)} req/s, p50 ${r.autocannon.latencyP50} / p90 ${r.autocannon.latencyP90} / p99 ${r.autocannon.latencyP99} ms; load generator CPU ${f0(r.loadGeneratorCpuPercent)}% of a core`);
+  out.push(`autocannon cross-check: ${f0(r.autocannon.rpsAverage)} req/s, p50 ${r.autocannon.latencyP50} / p90 ${r.autocannon.latencyP90} / p99 ${r.autocannon.latencyP99} ms; load generator CPU ${f0(r.loadGeneratorCpuPercent)}% of a core, ` +
+    `its event loop late by p50 ${f1(r.loadGeneratorLoopDelay.p50)} / p99 ${f1(r.loadGeneratorLoopDelay.p99)} / max ${f1(r.loadGeneratorLoopDelay.max)} ms`);
   if (r.cache) {
     const c = r.cache;
     const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '-');
@@ -500,6 +532,7 @@ async function main(): Promise<void> {
         unexpectedStatus,
         autocannon: load.autocannon,
         loadGeneratorCpuPercent: load.loadGeneratorCpuPercent,
+        loadGeneratorLoopDelay: load.loadGeneratorLoopDelay,
         server: serverReport,
         cache: cacheBefore && cacheAfter ? cacheReport(cacheBefore, cacheAfter) : null,
         otherCpuPercent: serverReport
