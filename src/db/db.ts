@@ -85,12 +85,13 @@ const rowMakers = new Map<string, { columns: string[]; make: RowMaker }>();
 /**
  * The rows of a result fetched as arrays (rowMode 'array'), as objects keyed by column name.
  * node-postgres builds its row objects by copying an empty template and storing each column by a
- * key that changes from column to column: a megamorphic store per value, 5-8 % of this process's
- * time on the bench mix. Here each statement gets a function made once from its column names, one
- * object literal, so every row of a statement has one shape and is built in one step. The names
- * come from the server's row description, quoted as JSON string literals; the maker is remade when
- * a statement's columns change (a table altered under the same text). A later column of the same
- * name wins, as in node-postgres.
+ * key that changes from column to column: a megamorphic store per value, 4-5 % of this process's
+ * busy time under the bench mix. Here each statement gets a function made once from its column
+ * names, one object literal, so every row of a statement has one shape and is built in one step.
+ * The names come from the server's row description, quoted as JSON string literals; the maker is
+ * remade when a statement's columns differ from the ones it was made for (the same text on another
+ * network's database, whose tables may differ). A later column of the same name wins, as in
+ * node-postgres.
  */
 export function rowsOf(name: string, result: pg.QueryArrayResult): Record<string, unknown>[] {
   const { rows, fields } = result;
