@@ -23,12 +23,12 @@
  * in the middle of an answer; and the server still serves after.
  */
 import { readFileSync } from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
 import { type ClientModel, type LoadResult, runLoad } from './lib/loadClient.ts';
 import { clockTicks, sampleTree } from './lib/proc.ts';
 import { buildService, localService, startLocalService } from './lib/server.ts';
+import { loopDelayMonitor } from './lib/loopDelay.ts';
 import { percentile } from './lib/stats.ts';
 import { readUrlFile } from './lib/urls.ts';
 
@@ -109,10 +109,9 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
       const server0 = sampleTree(server.pid);
       const client0 = process.cpuUsage();
       const started = performance.now();
-      const delay = monitorEventLoopDelay({ resolution: 10 });
-      delay.enable();
+      const loopDelay = loopDelayMonitor(10);
       const result = await running;
-      delay.disable();
+      const delay = loopDelay();
       const seconds = (performance.now() - started) / 1000;
       const server1 = sampleTree(server.pid);
       const client = process.cpuUsage(client0);
@@ -121,7 +120,7 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
         server: server0 && server1 ? percent(server1.ticks - server0.ticks) : NaN,
         postgres: server0 && server1 ? percent(server1.postgresTicks - server0.postgresTicks) : NaN,
         client: (100 * (client.user + client.system)) / 1e6 / seconds,
-        clientDelayP99Ms: delay.percentile(99) / 1e6,
+        clientDelayP99Ms: delay.p99,
       };
       run.levels.push({ connections, result, rssMaxMb, cpu });
     }

@@ -17,10 +17,10 @@ import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
 import type { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { type Fail, numberOptions, usageFailure } from './lib/cli.ts';
+import { type LoopDelay, loopDelayMonitor } from './lib/loopDelay.ts';
 import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
 import { type Summary, type UrlStats, newUrlStats, recordResponse, summarize } from './lib/stats.ts';
@@ -187,30 +187,6 @@ interface LoadResult {
   autocannon: { rpsAverage: number; latencyP50: number; latencyP90: number; latencyP99: number; non2xx: number; sent: number };
   loadGeneratorCpuPercent: number;
   loadGeneratorLoopDelay: LoopDelay;
-}
-
-/**
- * How late the load generator's own event loop ran, in ms: a 1 ms timer's lateness (Node's
- * monitorEventLoopDelay, less its 1 ms period). A response that arrives while the loop is busy is
- * timed when the loop gets to it, so this lateness is in every latency the bench reports; it weighs
- * most on the fastest server, whose latencies are a few milliseconds.
- */
-export interface LoopDelay {
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-const LOOP_SAMPLE_MS = 1;
-
-function loopDelayMonitor(): () => LoopDelay {
-  const histogram = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
-  histogram.enable();
-  const late = (ns: number) => Math.round(Math.max(0, ns / 1e6 - LOOP_SAMPLE_MS) * 100) / 100;
-  return () => {
-    histogram.disable();
-    return { p50: late(histogram.percentile(50)), p99: late(histogram.percentile(99)), max: late(histogram.max) };
-  };
 }
 
 /**
