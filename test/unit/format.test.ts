@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { encodeEntityId, entityIdToString, longZeroAddress, longZeroToId } from '../../src/format/entityId.ts';
 import { hex, hexPadded } from '../../src/format/hex.ts';
 import { toJson, utf8Join } from '../../src/format/json.ts';
+import { compareDecimal } from '../../src/format/decimal.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
 import { weakEtag } from '../../src/http/answer.ts';
@@ -81,4 +82,19 @@ test('ids as database text (shard 0 / realm 0 fast path) render exactly as bigin
   );
   assert.equal(longZeroAddress('274877906943'), '0x0000000000000000000000000000003fffffffff');
   assert.equal(entityIdToString('274877906944'), '0.1.0');
+});
+
+test('int8 texts compare as the numbers they write, sign and length included', () => {
+  const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
+  const int8 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+  fc.assert(
+    fc.property(int8, int8, (a, b) => {
+      assert.equal(sign(compareDecimal(`${a}`, `${b}`)), a < b ? -1 : a > b ? 1 : 0);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(compareDecimal('9', '10') < 0);
+  assert.ok(compareDecimal('-9', '-10') > 0);
+  assert.ok(compareDecimal('-1', '0') < 0);
+  assert.equal(compareDecimal('1747353600123456789', '1747353600123456789'), 0);
 });

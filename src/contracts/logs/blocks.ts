@@ -7,6 +7,7 @@
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
+import { compareDecimal } from '../../format/decimal.ts';
 
 const INT64_MAX = 9223372036854775807n;
 
@@ -52,21 +53,19 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
 export function assignRecordFiles(timestamps: readonly string[], files: readonly RecordFileRow[]): Map<string, RecordFileRow> {
   const result = new Map<string, RecordFileRow>();
   if (timestamps.length === 0) return result;
-  const desc = BigInt(timestamps[0]!) > BigInt(timestamps[timestamps.length - 1]!);
+  const desc = compareDecimal(timestamps[0]!, timestamps[timestamps.length - 1]!) > 0;
   const unique = new Map<string, RecordFileRow>();
   for (const f of files) unique.set(f.consensus_end, f);
-  const sorted = [...unique.values()].sort((a, b) => {
-    const d = BigInt(a.consensus_end) - BigInt(b.consensus_end);
-    return (d < 0n ? -1 : d > 0n ? 1 : 0) * (desc ? -1 : 1);
-  });
+  const sorted = [...unique.values()].sort((a, b) =>
+    desc ? compareDecimal(b.consensus_end, a.consensus_end) : compareDecimal(a.consensus_end, b.consensus_end),
+  );
   let i = 0;
   for (const file of sorted) {
-    const start = BigInt(file.consensus_start);
-    const end = BigInt(file.consensus_end);
+    const { consensus_start: start, consensus_end: end } = file;
     for (; i < timestamps.length; i++) {
-      const t = BigInt(timestamps[i]!);
-      if (start <= t && t <= end) result.set(timestamps[i]!, file);
-      else if ((!desc && t > end) || (desc && t < start)) break;
+      const t = timestamps[i]!;
+      if (compareDecimal(start, t) <= 0 && compareDecimal(t, end) <= 0) result.set(t, file);
+      else if (desc ? compareDecimal(t, start) < 0 : compareDecimal(t, end) > 0) break;
     }
   }
   return result;
