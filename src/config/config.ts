@@ -23,7 +23,7 @@ export interface Config {
     name: string;
     username: string;
     password: string;
-    pool: { maxConnections: number; statementTimeout: number; connectionTimeout: number };
+    pool: { maxConnections: number; statementTimeout: number; connectionTimeout: number; batchStatements: number };
     /** db.tls.*: TLS to PostgreSQL, with the PEM text of the files that ca, cert and key name (read at load). */
     tls: DbTls;
     /** db.replicas.* (with db.host first when db.primaryHost moved the primary): reads go there (src/db/replicas.ts). */
@@ -208,6 +208,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
         maxConnections: integer(rest, 'db.pool.maxConnections', 1, 1000),
         statementTimeout: integer(rest, 'db.pool.statementTimeout', 1, 3_600_000),
         connectionTimeout: integer(rest, 'db.pool.connectionTimeout', 1, 3_600_000),
+        batchStatements: integer(rest, 'db.pool.batchStatements', 1, 1000),
       },
       tls: dbTls(rest),
       replicas,

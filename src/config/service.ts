@@ -12,7 +12,14 @@ type Tree = Record<string, unknown>;
 
 export const SERVICE_DEFAULTS: Tree = {
   /** Read replicas (src/config/replicas.ts, src/db/replicas.ts): hosts, the lag that takes one out, the check interval. */
-  db: { replicas: { ...REPLICA_DEFAULTS } },
+  db: {
+    replicas: { ...REPLICA_DEFAULTS },
+    /**
+     * Statements of one event-loop turn sent on one connection in one write, at most this many
+     * (src/db/statementBatch.ts); 1: every statement on a connection of its own.
+     */
+    pool: { batchStatements: 8 },
+  },
   /**
    * The upstream mirror node that answers the routes served nowhere here (src/http/server/plugins/upstream.ts);
    * also HIERO_MIRROR_REST_UPSTREAM_URL, and UPSTREAM_URL as a shortcut for upstream.url.
@@ -113,6 +120,7 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 /** The key paths of SERVICE_DEFAULTS: honoured, like the reference's keys this service applies. */
 export const SERVICE_KEYS = [
   'db.replicas',
+  'db.pool.batchStatements',
   'additions',
   'live',
   'upstream',

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { ReadPin } from './pin.ts';
 import { Sql } from './sql.ts';
+import { StatementBatcher } from './statementBatch.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
 export interface Session {
@@ -167,7 +168,7 @@ const RESET_PLANS = 'reset plan_cache_mode; reset enable_seqscan';
 const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
 
 /** A Session on anything with node-postgres' query method: a pool, or one client of it. */
-function sessionOn(target: Queryable, observers: readonly QueryObserver[] = []): Session {
+function sessionOn(target: Queryable, observers: readonly QueryObserver[] = [], batcher?: StatementBatcher): Session {
   return {
     async query<R>(statement: Sql | string, parameters: readonly unknown[] = []): Promise<R[]> {
       const { text, values, plan } = statement instanceof Sql ? statement.compile() : { text: statement, values: parameters, plan: 'cached' };
@@ -176,7 +177,7 @@ function sessionOn(target: Queryable, observers: readonly QueryObserver[] = []):
       try {
         const name = statementName(text);
         const query: pg.QueryArrayConfig = { name, text, values: values as unknown[], rowMode: 'array' };
-        const result = plan === 'custom' ? await runCustomPlanned(target, query) : await target.query(query);
+        const result = plan === 'custom' ? await runCustomPlanned(target, query) : batcher ? await batcher.query(query) : await target.query(query);
         return rowsOf(name, result) as R[];
       } catch (err) {
         error = err as Error;
@@ -202,7 +203,7 @@ function sessionOn(target: Queryable, observers: readonly QueryObserver[] = []):
 const ignoreCheckedOutError = (): void => {};
 
 /** Wraps a node-postgres pool (real PostgreSQL or PGlite through its node-postgres adapter). */
-export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}): Db {
+export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<void> = async () => {}, batchStatements = 1): Db {
   const observers: QueryObserver[] = [];
   // pg-pool listens for a client's 'error' event only while the client is idle: a connection that ends
   // while a request holds it between two statements (pg_terminate_backend, a restart, a reset) emitted
@@ -212,7 +213,7 @@ export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<v
   pool.on('connect', (client) => client.on('error', ignoreCheckedOutError));
   return {
     kind,
-    ...sessionOn(pool, observers),
+    ...sessionOn(pool, observers, batchStatements > 1 ? new StatementBatcher(pool, batchStatements) : undefined),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     observe: (observer) => void observers.push(observer),
     async session<T>(work: (session: Session) => Promise<T>): Promise<T> {

@@ -22,6 +22,8 @@ export interface PostgresOptions {
   onError?: (err: Error) => void;
   /** plan_cache_mode of the sessions; PLAN_CACHE_MODE unless the layout needs another (src/db/layout.ts). */
   planCacheMode?: string;
+  /** Statements of one event-loop turn on one connection, at most this many (src/db/statementBatch.ts); 1 or absent: none. */
+  batchStatements?: number;
 }
 
 /**
@@ -46,6 +48,7 @@ export function postgresOptionsFromConfig(config: Config): PostgresOptions {
     statementTimeoutMs: config.db.pool.statementTimeout,
     connectionTimeoutMs: config.db.pool.connectionTimeout,
     ssl: sslOptions(config.db.tls),
+    batchStatements: config.db.pool.batchStatements,
   };
 }
 
@@ -89,7 +92,8 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
     // Statements queued on one connection are written without waiting for the answers before them
     // (node-postgres' pipelining; each still has its own Sync, result and error). A statement planned
     // per execution sends its plan settings, itself and their reset at once: one round trip instead
-    // of three (src/db/db.ts, runCustomPlanned).
+    // of three (src/db/db.ts, runCustomPlanned); the statements of one event-loop turn share one
+    // connection and one write (src/db/statementBatch.ts).
     pipeline: true,
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -97,5 +101,5 @@ export function createPostgresDb(config: Config, options: PostgresOptions = post
   // A statement the server's statement_timeout cannot end (the network is cut) ends here, one margin later.
   const watchdog =
     options.statementTimeoutMs > 0 ? new QueryWatchdog(options.statementTimeoutMs + WATCHDOG_MARGIN_MS).watch(pool) : undefined;
-  return poolDb('postgres', pool, async () => watchdog?.stop());
+  return poolDb('postgres', pool, async () => watchdog?.stop(), options.batchStatements ?? 1);
 }
