@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { ReadPin } from './pin.ts';
 import { Sql } from './sql.ts';
-import { StatementBatcher } from './statementBatch.ts';
+import { StatementBatcher, queryByCallback } from './statementBatch.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
 export interface Session {
@@ -135,7 +135,11 @@ async function runCustomPlanned(target: Queryable, query: pg.QueryArrayConfig): 
   let discard: Error | undefined;
   try {
     if (client.pipeline) {
-      const [set, result, reset] = await Promise.allSettled([client.query(SET_CUSTOM_PLANS), client.query(query), client.query(RESET_PLANS)]);
+      const [set, result, reset] = await Promise.allSettled([
+        queryByCallback(client, SET_CUSTOM_PLANS),
+        queryByCallback(client, query),
+        queryByCallback(client, RESET_PLANS),
+      ]);
       if (reset.status === 'rejected') discard = reset.reason as Error;
       if (set.status === 'rejected') throw set.reason; // planned as the session plans: no answer rather than a slow one
       if (result.status === 'rejected') throw result.reason;

@@ -35,6 +35,22 @@ interface Batch {
   discard?: Error;
 }
 
+/**
+ * `client.query` in node-postgres' callback form, as a promise. Its own promise form kept each answer
+ * alive long enough for the young-generation collector to copy it to the old generation (below).
+ */
+export function queryByCallback(client: pg.ClientBase, config: string | pg.QueryArrayConfig): Promise<pg.QueryArrayResult> {
+  return new Promise((resolve, reject) => {
+    const answered = (err: Error | undefined, result: pg.QueryArrayResult): void => (err ? reject(err) : resolve(result));
+    try {
+      if (typeof config === 'string') client.query(config, answered as never);
+      else client.query(config, answered);
+    } catch (err) {
+      reject(err as Error);
+    }
+  });
+}
+
 /** An error PostgreSQL answered (the statement failed, the connection is fine). */
 const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
 
