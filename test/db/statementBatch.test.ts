@@ -105,7 +105,7 @@ test('a connection that ends under a batch fails every statement of it, and is n
     const { pid } = await pidOf(db, 0);
     const batch = Promise.allSettled([db.query('select pg_sleep(5)'), pidOf(db, 1), pidOf(db, 2)]);
     await sleep(200);
-    await admin.query('select pg_terminate_backend($1)', [pid]);
+    await admin.query('select pg_terminate_backend($1::int)', [pid]); // ::int: Citus adds a bigint overload
     const results = await batch;
     assert.deepEqual(
       results.map((r) => r.status),
