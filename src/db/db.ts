@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { ReadPin } from './pin.ts';
 import { Sql } from './sql.ts';
-import { StatementBatcher, queryByCallback } from './statementBatch.ts';
+import { StatementBatcher, answeredByServer, queryByCallback } from './statementBatch.ts';
 
 /** Statements on a database: parameterised SQL in, typed rows out. */
 export interface Session {
@@ -168,8 +168,6 @@ const SET_CUSTOM_PLANS = 'set plan_cache_mode = force_custom_plan; set enable_se
 /** Back to the values the session started with (its startup options: force_generic_plan, or auto on v2). */
 const RESET_PLANS = 'reset plan_cache_mode; reset enable_seqscan';
 
-/** An error the server answered for a statement (a timeout, a bad value): the connection itself is fine. */
-const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
 
 /** A Session on anything with node-postgres' query method: a pool, or one client of it. */
 function sessionOn(target: Queryable, observers: readonly QueryObserver[] = [], batcher?: StatementBatcher): Session {

@@ -37,7 +37,8 @@ interface Batch {
 
 /**
  * `client.query` in node-postgres' callback form, as a promise. Its own promise form kept each answer
- * alive long enough for the young-generation collector to copy it to the old generation (below).
+ * alive long enough for the young-generation collector to copy it to the old generation (2.4 MB
+ * promoted per scavenge against 0.2 MB, scavenges three times as long; docs/performance.md).
  */
 export function queryByCallback(client: pg.ClientBase, config: string | pg.QueryArrayConfig): Promise<pg.QueryArrayResult> {
   return new Promise((resolve, reject) => {
@@ -52,7 +53,7 @@ export function queryByCallback(client: pg.ClientBase, config: string | pg.Query
 }
 
 /** An error PostgreSQL answered (the statement failed, the connection is fine). */
-const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
+export const answeredByServer = (err: Error): boolean => (err as { severity?: unknown }).severity === 'ERROR';
 
 export class StatementBatcher {
   private current: Batch | undefined;
@@ -78,23 +79,15 @@ export class StatementBatcher {
       stream.cork();
       setImmediate(() => stream.uncork());
     }
-    // node-postgres' callback form: its promise form kept each answer alive long enough for the
-    // young-generation collector to copy it to the old generation (2.4 MB promoted per scavenge
-    // against 0.2 MB, scavenges three times as long; docs/performance.md)
-    return new Promise((resolve, reject) => {
-      const answered = (err: Error | undefined, result?: pg.QueryArrayResult): void => {
-        if (err && !answeredByServer(err)) batch.discard ??= err;
-        batch.pending--;
-        this.settle(batch, client);
-        if (err) reject(err);
-        else resolve(result!);
-      };
-      try {
-        client.query(config, answered);
-      } catch (err) {
-        answered(err as Error);
-      }
-    });
+    try {
+      return await queryByCallback(client, config);
+    } catch (err) {
+      if (!answeredByServer(err as Error)) batch.discard ??= err as Error;
+      throw err;
+    } finally {
+      batch.pending--;
+      this.settle(batch, client);
+    }
   }
 
   private join(): Batch {
