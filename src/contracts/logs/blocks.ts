@@ -8,8 +8,7 @@ import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
 import { compareDecimal } from '../../format/decimal.ts';
-
-const INT64_MAX = 9223372036854775807n;
+import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 
 /**
  * The candidate record file of each distinct timestamp of the page, as logsSql's single statement
@@ -20,14 +19,13 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
   for (const row of rows) row.block_consensus_start = row.block_consensus_end = row.block_index = row.block_hash = null;
   if (rows.length === 0) return rows;
   const timestamps = [...new Set(rows.map((r) => r.consensus_timestamp))];
-  const latest = timestamps.reduce((m, t) => (BigInt(t) > m ? BigInt(t) : m), BigInt(timestamps[0]!));
-  const blockEnd = (latest < INT64_MAX - closeIntervalNs ? latest : INT64_MAX - closeIntervalNs) + closeIntervalNs;
+  const searchEnd = recordFileSearchEnd(timestamps, closeIntervalNs);
   const files = await db.query<{ ts: string; consensus_start: string; consensus_end: string; index: string; hash: string }>(
     sql`select t.ts::text as ts, r.consensus_start, r.consensus_end, r.index, r.hash
     from unnest(${timestamps}::bigint[]) as t(ts)
     cross join lateral (
       select consensus_start, consensus_end, index, hash from record_file
-      where consensus_end >= t.ts and consensus_end <= ${blockEnd.toString()}
+      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
       order by consensus_end
       limit 1
     ) r`,

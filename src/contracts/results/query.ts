@@ -3,6 +3,7 @@ import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, contains, emptyRange, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
+import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import type { TopLevelSet } from './topLevel.ts';
 import type { DetailedResultRow, EthereumRow } from '../common/detailedResult.ts';
@@ -185,12 +186,12 @@ export interface PageBlockRow {
  * the timestamp.
  */
 export function findPageBlocks(db: Db, timestamps: readonly string[], slackNs: bigint): Promise<PageBlockRow[]> {
-  const latest = timestamps.reduce((m, t) => (BigInt(t) > m ? BigInt(t) : m), 0n);
+  const searchEnd = recordFileSearchEnd(timestamps, slackNs);
   return db.query<PageBlockRow>(sql`select t.ts::text as ts, r.consensus_start, r.hash, r.index, r.gas_used
     from unnest(${timestamps}::bigint[]) as t(ts)
     cross join lateral (
       select consensus_start, hash, index, gas_used from record_file
-      where consensus_end >= t.ts and consensus_end <= ${(latest + slackNs).toString()}
+      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
       order by consensus_end
       limit 1
     ) r`);
@@ -222,7 +223,7 @@ export async function findPageExtras(db: Db, rows: readonly DetailedResultRow[],
     const [eths, candidates] = await Promise.all([findEthereumTransactions(db, rows), findPageBlocks(db, timestamps, slackNs)]);
     return { eths, candidates };
   }
-  const latest = timestamps.reduce((m, t) => (BigInt(t) > m ? BigInt(t) : m), 0n);
+  const searchEnd = recordFileSearchEnd(timestamps, slackNs);
   const payers = [...new Set(rows.map((r) => r.payer_account_id).filter((p): p is string => p !== null))];
   const found = await db.query<ExtrasRow>(sql`select t.ts::text as ts, e.consensus_timestamp as eth_ts, e.access_list, e.chain_id,
       e.gas_price, e.max_fee_per_gas, e.max_priority_fee_per_gas, e.nonce, e.signature_r, e.signature_s, e.signature_v,
@@ -231,7 +232,7 @@ export async function findPageExtras(db: Db, rows: readonly DetailedResultRow[],
     left join ethereum_transaction e on e.consensus_timestamp = t.ts and e.payer_account_id = any(${payers}::bigint[])
     left join lateral (
       select consensus_start, hash, index, gas_used from record_file
-      where consensus_end >= t.ts and consensus_end <= ${(latest + slackNs).toString()}
+      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
       order by consensus_end
       limit 1
     ) r on true`);
