@@ -9,11 +9,12 @@ import { setImmediate } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import type { Answer } from '../../src/http/answer.ts';
 import { GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../src/http/cache/redisCodec.ts';
-import { cacheKey, keyNamespace } from '../../src/http/cache/key.ts';
+import { cacheKey, keyNamespace, requestIdentity } from '../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../src/http/cache/lifetime.ts';
 import { LocalTier } from '../../src/http/cache/localTier.ts';
 import { SettledMemo } from '../../src/http/cache/settled.ts';
 import { sanitizeUri } from '../../src/http/cache/redisTier.ts';
+import { UrlIdentities } from '../../src/http/cache/urlIdentities.ts';
 import { parseQuery, rawPath, rawSearch } from '../../src/http/request/query.ts';
 import { testConfig } from '../support/app.ts';
 
@@ -214,4 +215,31 @@ test('the in-process tier keeps bodies in memory of their own, never a slice of 
   const kept = tier.get('k', 1)!.answer.body;
   assert.equal(kept.buffer.byteLength, kept.length);
   assert.ok(kept.equals(small));
+});
+
+test('URL identities: the identity of the parsed request, remembered within a bound of characters', () => {
+  const identities = new UrlIdentities(400);
+  const identityOf = (url: string) => requestIdentity({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
+  const urls = [
+    '/api/v1/contracts/results/logs?topic0=0xAB&order=DESC&limit=2',
+    '/api/v1/contracts/results/logs?TOPIC0=0xAB&order=desc&limit=2',
+    '/api/v1/contracts/0.0.1001/results?timestamp=gte%3A1.5&timestamp=lt:2',
+    '/api/v1/contracts',
+  ];
+  for (const url of urls) assert.equal(identities.of(url), identityOf(url));
+  // asked again: the same answer from memory
+  for (const url of urls) assert.equal(identities.of(url), identityOf(url));
+  // the case of a key and of order's value: one identity, as the cache keys have it
+  assert.equal(identities.of(urls[0]!), identities.of(urls[1]!));
+  // many more URLs than the bound holds: at most two generations are kept, each answer still right
+  for (let i = 0; i < 200; i++) {
+    const url = `/api/v1/contracts/0.0.${i}/results?limit=${i % 7}`;
+    assert.equal(identities.of(url), identityOf(url));
+  }
+  assert.ok(identities.size <= 2 * Math.ceil(400 / 60), `${identities.size} URLs remembered`);
+  // a URL larger than a generation is answered, not remembered
+  const long = `/api/v1/contracts/results/logs?topic0=${'a'.repeat(500)}`;
+  const before = identities.size;
+  assert.equal(identities.of(long), identityOf(long));
+  assert.equal(identities.size, before);
 });

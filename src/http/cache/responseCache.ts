@@ -36,11 +36,12 @@ export interface ResponseCache {
    */
   answer(request: CacheableRequest, compute: () => Promise<ComputedAnswer>, route?: string): Promise<Answer>;
   /**
-   * The in-process tier's answer to `request` when it holds one with its route. Nothing is counted:
+   * The in-process tier's answer to the request of `identity` (key.ts requestIdentity) when it
+   * holds one with its route. Nothing is counted:
    * the caller counts the hit (metrics.hit('local')) when it serves the answer; otherwise the
    * request takes its route, which looks again.
    */
-  localHit(request: CacheableRequest): LocalHit | undefined;
+  localHit(identity: string): LocalHit | undefined;
   /** The body of `entry` compressed with `encoding` (compressBody), made once and kept with the entry. */
   compressedBody(entry: LocalHit, encoding: ContentEncoding): Buffer;
   readonly metrics: CacheMetrics;
@@ -114,8 +115,7 @@ export function createResponseCache({ config, db, logger, version, family, netwo
 
   return {
     metrics,
-    localHit(request) {
-      const identity = requestIdentity(request);
+    localHit(identity) {
       const entry = local?.get(identity);
       if (entry?.route === undefined) return undefined;
       return { answer: replay(entry.answer, entry.expiresAt - Date.now()), route: entry.route, entry, identity };

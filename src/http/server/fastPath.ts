@@ -24,7 +24,7 @@ import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
 import { SYNC_COMPRESSION_MAX, encodingFor } from '../compression.ts';
 import type { ResponseCache } from '../cache/responseCache.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
-import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
+import { UrlIdentities } from '../cache/urlIdentities.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
 import { wantsNdjson } from './ndjson.ts';
@@ -50,6 +50,8 @@ export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf
   const { compression } = config.response;
   // the compression stage's Vary on an answer without one of its own
   const vary = compression ? withAcceptEncoding(undefined) : undefined;
+  // shared by the networks' caches: an identity holds no network
+  const identities = new UrlIdentities();
 
   return (request, response) => {
     const started = performance.now();
@@ -58,7 +60,7 @@ export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf
     // an NDJSON answer (an addition) is never a cached one
     if (refusing() || (config.additions.enabled && (wantsNdjson(headers.accept) || wantsEventStream(headers.accept)))) return false;
     const cache = cacheOf(headers);
-    const entry = cache?.localHit({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
+    const entry = cache?.localHit(identities.of(url));
     if (entry === undefined) return false;
     const { answer, route } = entry;
     const encoding = compression ? encodingFor(headers, answer.status, answer.body.length) : undefined;
