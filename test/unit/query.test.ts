@@ -105,6 +105,12 @@ test('values come in the order qs gathers them: by key as written, in order of f
   assert.deepEqual(parseQuery('timestamp[0]=A&timestamp=B&timestamp[1]=C').get('timestamp'), ['A', 'B', 'C']);
   assert.deepEqual(parseQuery('a[]=1&a[]=2&a=3&a[]=4').get('a'), ['1', '2', '4', '3']);
   assert.deepEqual(parseQuery('LIMIT=1&order=asc&limit=2').get('limit'), ['1', '2']);
+  // a bracket key merges into the key exactly as written, in its place, before keys of another case
+  assert.deepEqual(parseQuery('id=1&Id=2&id[]=3&id=4').get('id'), ['1', '4', '3', '2']);
+  assert.deepEqual(parseQuery('a=1&A[]=2&a[]=3').get('a'), ['1', '3', '2']);
+  assert.deepEqual(parseQuery('a[]=x&a=').get('a'), ['x']);
+  assert.deepEqual(parseQuery('a=2&a[x]=1').get('a'), ['2', { x: '1' }]);
+  assert.deepEqual(parseQuery('a[0][x]=1&a[]=2&a[0][y]=3').get('a'), [{ x: '1', y: '3' }, '2']);
   // plain objects list integer keys first
   assert.deepEqual([...parseQuery('b=1&10=x&2=y&a=z').keys()], ['2', '10', 'b', 'a']);
 });

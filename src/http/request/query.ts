@@ -49,17 +49,56 @@ function parsePairs(search: string): Array<[string, QueryValue]> {
     if (entry === undefined) gathered.set(key, { parts: [part], values: [value] });
     else entry.parts.push(part), entry.values.push(value);
   }
-  const pairs: Array<[string, QueryValue]> = [];
+  // each gathered key folds into the result as qs folds it: a key the result already has (exactly as
+  // written: `a=1&A=2&a[]=3` gives a: [1, 3] before A) merges into it, in its place
+  const folded = new Map<string, QueryValue>();
+  const fold = (key: string, value: QueryValue) => {
+    const existing = folded.get(key);
+    folded.set(key, existing === undefined ? value : mergeValues(existing, value));
+  };
   for (const [key, { parts, values }] of gathered) {
     if (key.includes('[')) {
-      for (const [k, v] of Object.entries(qs.parse(parts.join('&')) as Record<string, QueryValue>)) pairs.push([k, v]);
+      for (const [k, v] of Object.entries(qs.parse(parts.join('&')) as Record<string, QueryValue>)) fold(k, v);
     } else if (!Object.prototype.hasOwnProperty.call(Object.prototype, key)) {
-      pairs.push([key, values.length === 1 ? values[0]! : values]);
+      fold(key, values.length === 1 ? values[0]! : values);
     }
   }
+  const pairs = [...folded];
   // qs and the reference keep the query in plain objects, which list array-index keys first, ascending
   const indexes = pairs.filter(([k]) => isArrayIndex(k)).sort(([a], [b]) => Number(a) - Number(b));
   return indexes.length === 0 ? pairs : [...indexes, ...pairs.filter(([k]) => !isArrayIndex(k))];
+}
+
+const isPlainObject = (v: QueryValue): v is { [key: string]: QueryValue } => typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Two values of one key merged as qs (6.14, default options) merges them: an empty string adds
+ * nothing; a string or an array joins an array after its items; two arrays join, except items at
+ * the same index that are both objects, which merge; objects merge key by key (an array merged with
+ * an object becomes an object keyed by index). qs marks a string merged into an object as a member
+ * `true`, which no value here can hold: the object is kept as it was (a route rejects an object
+ * value whatever its members).
+ */
+function mergeValues(target: QueryValue, source: QueryValue): QueryValue {
+  if (source === '') return target;
+  if (typeof source === 'string') {
+    if (Array.isArray(target)) return [...target, source];
+    return isPlainObject(target) ? target : [target, source];
+  }
+  if (typeof target === 'string') return [target, ...(Array.isArray(source) ? source : [source])];
+  if (Array.isArray(target) && Array.isArray(source)) {
+    const merged = [...target];
+    source.forEach((item, i) => {
+      const at = merged[i];
+      if (i >= merged.length) merged[i] = item;
+      else if (at !== undefined && typeof at === 'object' && typeof item === 'object') merged[i] = mergeValues(at, item);
+      else merged.push(item);
+    });
+    return merged;
+  }
+  const merged: { [key: string]: QueryValue } = Array.isArray(target) ? Object.fromEntries(target.map((v, i) => [String(i), v])) : { ...target };
+  for (const [key, value] of Object.entries(source)) merged[key] = Object.hasOwn(merged, key) ? mergeValues(merged[key]!, value) : value;
+  return merged;
 }
 
 /** A key a JavaScript object orders as an integer: "0" to "4294967294" in canonical form. */
