@@ -4,39 +4,43 @@
  * parsing the query and joining the identity cost more than the cache lookup itself (about a
  * twentieth of the process's time under a cached load).
  *
- * Two generations of plain maps, bounded in characters: lookups cost one or two Map reads and no
- * bookkeeping. When the current generation has taken `maxChars` characters of URLs and identities
- * it becomes the previous one and the one before is dropped, so at most twice `maxChars` are held
- * and a URL asked for in either generation stays.
+ * Two generations of plain maps, bounded in bytes: lookups cost one or two Map reads and no
+ * bookkeeping. An entry counts its URL's and identity's characters plus ENTRY_OVERHEAD (the map's
+ * slot and two string headers); when the current generation has taken `maxBytes` it becomes the
+ * previous one and the one before is dropped, so about twice `maxBytes` are held (twice the
+ * characters of URLs outside Latin-1), and a URL asked for in either generation stays.
  */
 import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { requestIdentity } from './key.ts';
 
-/** 256 Ki characters per generation: a few thousand URLs of a typical length, at most 1 MiB held. */
-export const URL_IDENTITIES_MAX_CHARS = 256 * 1024;
+/** 512 KiB per generation: about 1,800 URLs of 100 characters each (3,600 in both, 1 MiB held). */
+export const URL_IDENTITIES_MAX_BYTES = 512 * 1024;
+
+/** What an entry costs beyond its characters: a Map slot and two string headers (V8, 64-bit). */
+export const ENTRY_OVERHEAD = 80;
 
 export class UrlIdentities {
   private current = new Map<string, string>();
   private previous = new Map<string, string>();
-  private chars = 0;
+  private bytes = 0;
 
-  constructor(private readonly maxChars = URL_IDENTITIES_MAX_CHARS) {}
+  constructor(private readonly maxBytes = URL_IDENTITIES_MAX_BYTES) {}
 
   /** The identity of `url` (path and query as sent, no link prefix). */
   of(url: string): string {
     const known = this.current.get(url);
     if (known !== undefined) return known;
     const identity = this.previous.get(url) ?? requestIdentity({ path: rawPath(url), query: parseQuery(rawSearch(url)), linkBase: '' });
-    const cost = url.length + identity.length;
+    const cost = url.length + identity.length + ENTRY_OVERHEAD;
     // a URL larger than a whole generation is not remembered
-    if (cost > this.maxChars) return identity;
-    if (this.chars + cost > this.maxChars) {
+    if (cost > this.maxBytes) return identity;
+    if (this.bytes + cost > this.maxBytes) {
       this.previous = this.current;
       this.current = new Map();
-      this.chars = 0;
+      this.bytes = 0;
     }
     this.current.set(url, identity);
-    this.chars += cost;
+    this.bytes += cost;
     return identity;
   }
 
