@@ -3,7 +3,9 @@
  * options (the reference calls `qs.parse(queryString)`, then lower-cases keys; query.ts does that
  * part). Later qs releases read some strings differently (an index up to 20 is no longer an array
  * index, more than 20 `a[]` values become an object), and the releases that read them as 6.14.0
- * does are the ones with a published denial-of-service advisory, so the rules are written here:
+ * does are the ones with a published denial-of-service advisory (GHSA-6rw7-vpxm-498p: `a[]` arrays
+ * without a limit; here the 1,000-part limit and the 16 KiB request line bound them), so the rules
+ * are written here:
  *
  * 1. `%5B` and `%5D` become brackets in the whole string; it is split on `&` (the first 1,000
  *    parts); a part's key ends at its first `]=`, else at its first `=`; key and value are
