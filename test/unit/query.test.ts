@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClientError } from '../../src/http/request/errors.ts';
 import { paging } from '../../src/http/request/listing.ts';
-import { checkKeys, parseFilters as buildFilters } from '../../src/http/request/filters.ts';
-import { parseQuery } from '../../src/http/request/query.ts';
+import { checkKeys, parseFilters as buildFilters, refuseTimestampsBeyondInt64 } from '../../src/http/request/filters.ts';
+import { parseQuery, rawPath, rawSearch } from '../../src/http/request/query.ts';
 import { loadConfig } from '../../src/config/config.ts';
-import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, TIMESTAMP_RULE as timestampRule, anyValue as anyOperator, eqOnly } from '../../src/http/request/rules.ts';
+import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, TIMESTAMP_SYNTAX_RULE as timestampRule, anyValue as anyOperator, eqOnly } from '../../src/http/request/rules.ts';
 
 test('keys are lower-cased and merged in order of appearance; order values lower-cased', () => {
   const q = parseQuery('Limit=1&limit=2&ORDER=ASC&timestamp[]=lt:5&x');
@@ -43,7 +43,10 @@ test('operators and values', () => {
   assert.deepEqual(messages('timestamp=1:2:3'), ['Invalid parameter: timestamp']);
   assert.deepEqual(messages('limit=0'), ['Invalid parameter: limit']);
   assert.deepEqual(messages('limit=9223372036854775808'), ['Invalid parameter: limit']);
-  assert.deepEqual(messages('timestamp=9999999999.999999999'), ['Invalid parameter: timestamp']);
+  // beyond int64: the syntax is valid, as the reference validates it; the contract's routes refuse it later
+  assert.deepEqual(messages('timestamp=9999999999.999999999'), []);
+  assert.throws(() => refuseTimestampsBeyondInt64([{ key: 'timestamp', operator: 'lte', value: '9999999999.999999999' }]), /timestamp/);
+  refuseTimestampsBeyondInt64([{ key: 'timestamp', operator: 'lte', value: '9223372036.854775807' }]);
   assert.deepEqual(messages('timestamp=9223372036.854775807'), []);
 });
 
@@ -113,4 +116,22 @@ test('values come in the order qs gathers them: by key as written, in order of f
   assert.deepEqual(parseQuery('a[0][x]=1&a[]=2&a[0][y]=3').get('a'), [{ x: '1', y: '3' }, '2']);
   // plain objects list integer keys first
   assert.deepEqual([...parseQuery('b=1&10=x&2=y&a=z').keys()], ['2', '10', 'b', 'a']);
+});
+
+test('order and result values: a string, or each string of an array, lower-cased; nothing deeper', () => {
+  assert.deepEqual(parseQuery('order=DESC&Order=ASC').get('order'), ['desc', 'asc']);
+  assert.deepEqual(parseQuery('Order[0][]=A').get('order'), [['A']]);
+});
+
+test('a URL with a fragment or other characters that make Express use url.parse: read as the reference reads it', () => {
+  assert.equal(rawSearch('/api/v1/contracts?limit=1#x'), 'limit=1');
+  assert.equal(rawPath('/api/v1/contracts?limit=1#x'), '/api/v1/contracts');
+  // a fragment before the query holds it
+  assert.equal(rawSearch('/api/v1/contracts#x?limit=1'), '');
+  assert.equal(rawPath('/api/v1/contracts#x?limit=1'), '/api/v1/contracts');
+  // then a few characters are escaped, as url.parse does
+  assert.equal(rawSearch('/api/v1/contracts?a={|}#'), 'a=%7B%7C%7D');
+  // without such a character: split at the first "?", nothing escaped
+  assert.equal(rawSearch('/api/v1/contracts?a={|}'), 'a={|}');
+  assert.equal(rawPath('/api/v1/contracts/0.0.1?x?y'), '/api/v1/contracts/0.0.1');
 });

@@ -51,7 +51,10 @@ function parseValues(search: string): Record<string, string | string[]> {
     const key = qsDecode(pos === -1 ? part : part.slice(0, pos));
     const value = pos === -1 ? '' : qsDecode(part.slice(pos + 1));
     const existing = values[key];
-    values[key] = existing === undefined ? value : ([] as string[]).concat(existing, value);
+    // qs concatenates into a new array each time; pushing gives the same values without the copies
+    if (existing === undefined) values[key] = value;
+    else if (Array.isArray(existing)) existing.push(value);
+    else values[key] = [existing, value];
   }
   return values;
 }

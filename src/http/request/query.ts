@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import parseurl from 'parseurl';
 import { type QsValue, parseQs } from './qsParse.ts';
 
 /** One query-string value as parsed by qs: a string, an array of strings, or an object (bracket syntax). */
@@ -8,11 +10,10 @@ export type ParsedQuery = Map<string, QueryValue>;
 
 const LOWER_CASED_VALUES = new Set(['order', 'result']);
 
-function lowerValue(value: QueryValue): QueryValue {
-  if (typeof value === 'string') return value.toLowerCase();
-  if (Array.isArray(value)) return value.map(lowerValue);
-  return value;
-}
+const lowerString = (value: QueryValue): QueryValue => (typeof value === 'string' ? value.toLowerCase() : value);
+
+/** A value of `order` or `result` lower-cased as the reference does it: a string, or each string of an array (not deeper). */
+const lowerValue = (value: QueryValue): QueryValue => (Array.isArray(value) ? value.map(lowerString) : lowerString(value));
 
 /**
  * A value of qs's result as a query value: qs makes a string merged into an object a member `true`
@@ -45,7 +46,11 @@ export function parseQuery(search: string): ParsedQuery {
     } else if (isObject(existing) || isObject(value)) {
       query.set(key, isObject(existing) ? existing : value);
     } else {
-      query.set(key, [...(Array.isArray(existing) ? existing : [existing]), ...(Array.isArray(value) ? value : [value])]);
+      // the arrays here are this parse's own: joined in place, as the reference pushes
+      const joined = Array.isArray(existing) ? existing : [existing];
+      if (Array.isArray(value)) for (const item of value) joined.push(item);
+      else joined.push(value);
+      query.set(key, joined);
     }
   }
   return query;
@@ -53,14 +58,33 @@ export function parseQuery(search: string): ParsedQuery {
 
 const isObject = (v: QueryValue): boolean => typeof v === 'object' && !Array.isArray(v);
 
-/** The part of a raw request URL after "?", or "". */
+/**
+ * Characters that make the reference's Express (parseurl) read a URL with Node's legacy
+ * `url.parse` instead of splitting it at "?": whitespace, `#`, U+00A0 and U+FEFF. A raw client can
+ * send `#` (a fragment) in a request target; the reference then drops the fragment and escapes a
+ * few characters (`"`, `'`, `<`, `>`, `\`, `^`, backtick, `{`, `|`, `}`).
+ */
+const LEGACY_PARSE = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** Path and query of a URL read by parseurl itself (the reference's reading), for a URL LEGACY_PARSE matches. */
+function legacyParts(url: string): { path: string; search: string } {
+  const parsed = parseurl({ url } as IncomingMessage);
+  const query = parsed?.query;
+  return { path: parsed?.pathname ?? '', search: typeof query === 'string' ? query : '' };
+}
+
+const readLegacy = (url: string): boolean => url.charCodeAt(0) === 0x2f /* / */ && LEGACY_PARSE.test(url);
+
+/** The part of a raw request URL after "?", or "", as the reference reads it. */
 export function rawSearch(url: string): string {
+  if (readLegacy(url)) return legacyParts(url).search;
   const q = url.indexOf('?');
   return q === -1 ? '' : url.slice(q + 1);
 }
 
-/** The path of a raw request URL as the client sent it (still percent-encoded). */
+/** The path of a raw request URL as the client sent it (still percent-encoded), as the reference reads it. */
 export function rawPath(url: string): string {
+  if (readLegacy(url)) return legacyParts(url).path;
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
