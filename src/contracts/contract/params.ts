@@ -5,13 +5,13 @@
 import type { Config } from '../../config/config.ts';
 import type { Operator } from '../../db/range.ts';
 import { contractListingRef, contractLookupRef, type ContractRef, parseContractPath } from '../../http/request/contract.ts';
-import { filtersOf, parseFilters } from '../../http/request/filters.ts';
+import { filtersOf, parseFilters, refuseTimestampsBeyondInt64 } from '../../http/request/filters.ts';
 import { parseTimestamp } from '../../http/request/values.ts';
 import type { ParsedQuery } from '../../http/request/query.ts';
-import { type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE } from '../../http/request/rules.ts';
+import { type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
 import { type Paging, paging } from '../../http/request/listing.ts';
 
-const LOOKUP_RULES = new Map([['timestamp', TIMESTAMP_RULE]]);
+const LOOKUP_RULES = new Map([['timestamp', TIMESTAMP_SYNTAX_RULE]]);
 
 export interface ContractParams {
   contract: ContractRef;
@@ -23,8 +23,10 @@ export interface ContractParams {
 export function parseContractParams(contractId: string, query: ParsedQuery, config: Config): ContractParams {
   const path = parseContractPath(contractId);
   const filters = parseFilters(query, LOOKUP_RULES, config.query.maxRepeatedQueryParameters);
+  const contract = contractLookupRef(path, config);
+  refuseTimestampsBeyondInt64(filters);
   return {
-    contract: contractLookupRef(path, config),
+    contract,
     timestamps: filters.map((f) => ({ operator: f.operator, value: parseTimestamp(f.value)! })),
   };
 }

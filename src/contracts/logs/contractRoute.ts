@@ -2,7 +2,7 @@
 import type { LastValue } from '../../http/request/links.ts';
 import { type LinkRequest, type Paging, listingPage, nextPageLink, paging } from '../../http/request/listing.ts';
 import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
-import { parseFilters } from '../../http/request/filters.ts';
+import { parseFilters, refuseTimestampsBeyondInt64 } from '../../http/request/filters.ts';
 import type { Route } from '../../http/route.ts';
 import { resolveContract } from '../common/resolve.ts';
 import { withBlockRange } from '../common/blockRange.ts';
@@ -58,6 +58,7 @@ export const contractLogsRoute: Route = {
 
     const bounds = parseLogFilters(filters);
     validateLogFilters(bounds);
+    refuseTimestampsBeyondInt64(validated);
     const boxes = queryBoxes(bounds);
     const page = paging(filters, config, 'desc');
     if (boxes.length === 0 || empty) return EMPTY;

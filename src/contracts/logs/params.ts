@@ -10,7 +10,7 @@ import { badRequest } from '../../http/request/errors.ts';
 import { type Filter, parseFilters } from '../../http/request/filters.ts';
 import { invalidParameter } from '../../http/request/messages.ts';
 import { hashDigits, isHash32Or48, isHex64, isLaxNumber, parsePgInt4, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
-import { anyOperator, eqOnly, type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
+import { anyOperator, eqOnly, type FilterRule, LIMIT_RULE, ORDER_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
 import type { ParsedQuery } from '../../http/request/query.ts';
 import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../http/request/contract.ts';
 import { isOutOfRange, type TimestampCondition } from '../common/networkTimestamps.ts';
@@ -24,7 +24,7 @@ export const LOG_RULES = new Map<string, FilterRule>([
   ['index', anyOperator(isLaxNumber)],
   ['limit', LIMIT_RULE],
   ['order', ORDER_RULE],
-  ['timestamp', TIMESTAMP_RULE],
+  ['timestamp', TIMESTAMP_SYNTAX_RULE],
   ...TOPIC_KEYS.map((key) => [key, eqOnly(isHex64)] as [string, FilterRule]),
 ]);
 

@@ -11,7 +11,7 @@ import { contractListingRef, parseContractPath } from '../../http/request/contra
 import type { Route } from '../../http/route.ts';
 import { resolveContract, resolveSender } from '../common/resolve.ts';
 import { withBlockRange } from '../common/blockRange.ts';
-import { type BlockFilter, type ResultsParams, parseResultsParams, transactionIndexes } from './params.ts';
+import { type BlockFilter, type ResultsParams, parseResultsParams, refuseResultsTimestamps, transactionIndexes } from './params.ts';
 import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
 import { topLevelMemo } from './topLevel.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
@@ -57,6 +57,7 @@ export const contractResultsRoute: Route = {
       timestamp = narrow(timestamp, 'lte', BigInt(block.consensus_end), INT64);
     }
     const indexes = transactionIndexes(query.transactionIndexes);
+    refuseResultsTimestamps(query);
     if (timestamp.empty || sender.empty) return EMPTY;
 
     const { limit, order } = query.paging;

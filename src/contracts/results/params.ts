@@ -11,7 +11,7 @@ import { BLOCK_NUMBER_AND_HASH, invalidParameter, TRANSACTION_INDEX_NEEDS_BLOCK 
 import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import { hashDigits, isEncodedIdSyntax, isEntityIdSyntax, isEvmAddressSyntax, isHash32Or48, parseBlockNumber, parseBoolean, parseDottedId, parseEntityNum, parseEvmAddress, parseInt64, parseTimestampNs } from '../../http/request/values.ts';
 import { longZeroToId } from '../../format/entityId.ts';
-import { anyOperator, eqOnly, LIMIT_RULE, ORDER_RULE, type Rules, TIMESTAMP_RULE, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
+import { anyOperator, eqOnly, LIMIT_RULE, ORDER_RULE, type Rules, TIMESTAMP_SYNTAX_RULE } from '../../http/request/rules.ts';
 import { isOutOfRange } from '../common/networkTimestamps.ts';
 
 export const RESULT_RULES: Rules = new Map([
@@ -21,7 +21,7 @@ export const RESULT_RULES: Rules = new Map([
   ['internal', eqOnly((value) => parseBoolean(value) !== undefined)],
   ['limit', LIMIT_RULE],
   ['order', ORDER_RULE],
-  ['timestamp', TIMESTAMP_RULE],
+  ['timestamp', TIMESTAMP_SYNTAX_RULE],
   ['transaction.index', eqOnly((value) => parseInt64(value) !== undefined)],
 ]);
 
@@ -144,4 +144,12 @@ export function checkResultsPath(path: string): void {
   if (segment === 'results') return;
   if (decodedSegment(segment) === 'results') throw notFound();
   throw badRequest(invalidParameter('contractid'));
+}
+
+/**
+ * A `timestamp` beyond int64 on a contract's results: it passes the reference's validation and fails
+ * its query (503); refused here where that query would run (compatibility.md row 2).
+ */
+export function refuseResultsTimestamps(params: ResultsParams): void {
+  if (params.timestamps.some((t) => t.value > INT64.max!)) throw badRequest(invalidParameter('timestamp'));
 }

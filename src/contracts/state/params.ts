@@ -5,15 +5,15 @@ import { badRequest } from '../../http/request/errors.ts';
 import { type Paging, paging } from '../../http/request/listing.ts';
 import { type ContractRef, contractListingRef, parseContractPath } from '../../http/request/contract.ts';
 import { type Filter, filtersOf, parseFilters } from '../../http/request/filters.ts';
-import { isHex64, paddedBytes32, parseTimestamp, trimmedBytes } from '../../http/request/values.ts';
+import { isHex64, paddedBytes32, parseTimestampNs, trimmedBytes } from '../../http/request/values.ts';
 import type { ParsedQuery } from '../../http/request/query.ts';
-import { LIMIT_RULE, ORDER_RULE, TIMESTAMP_RULE, notNe } from '../../http/request/rules.ts';
+import { LIMIT_RULE, ORDER_RULE, TIMESTAMP_SYNTAX_RULE, notNe } from '../../http/request/rules.ts';
 
 const RULES = new Map([
   ['limit', LIMIT_RULE],
   ['order', ORDER_RULE],
   ['slot', notNe(isHex64)],
-  ['timestamp', TIMESTAMP_RULE],
+  ['timestamp', TIMESTAMP_SYNTAX_RULE],
 ]);
 
 export interface StateParams {
@@ -46,7 +46,7 @@ export function stateParams(contract: ContractRef, filters: readonly Filter[], c
   const params: StateParams = { contract, slot, paging: paging(filters, config, 'asc') };
   if (historical) {
     params.timestamp = rangeOf(
-      timestamps.map((f) => ({ operator: asOf(f.operator), value: parseTimestamp(f.value)! })),
+      timestamps.map((f) => ({ operator: asOf(f.operator), value: parseTimestampNs(f.value)! })),
       INT64,
     );
   }

@@ -1,4 +1,5 @@
 /** GET /api/v1/contracts/{contractIdOrAddress}/state: storage slots now, or as of a timestamp (eth_getStorageAt). */
+import { refuseTimestampsBeyondInt64 } from '../../http/request/filters.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import type { Route } from '../../http/route.ts';
 import { resolveContract } from '../common/resolve.ts';
@@ -17,6 +18,7 @@ export const contractStateRoute: Route = {
     const { contract, filters } = parseStateRequest(params.contractId!, request.query, config);
     const contractId = await resolveContract(db, contract);
     const query = stateParams(contract, filters, config);
+    refuseTimestampsBeyondInt64(filters);
     const { limit, order } = query.paging;
     if (query.slot.empty || query.timestamp?.empty) return listingPage('state', [], null);
     const base = { contractId, slot: query.slot, order, limit };

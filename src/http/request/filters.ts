@@ -8,10 +8,11 @@
  *   a value with more than one `:` is invalid.
  */
 import type { Operator } from '../../db/range.ts';
-import { ClientError } from './errors.ts';
+import { ClientError, badRequest } from './errors.ts';
 import type { ParsedQuery, QueryValue } from './query.ts';
 import { countExceeded, invalidParameter, unknownParameter } from './messages.ts';
 import type { Rules } from './rules.ts';
+import { parseTimestamp } from './values.ts';
 
 /** One `key=op:value` item of the query string. */
 export interface Filter {
@@ -112,4 +113,14 @@ export const filtersOf = (filters: readonly Filter[], key: string): Filter[] => 
 export function lastValue(filters: readonly Filter[], key: string): string | undefined {
   for (let i = filters.length - 1; i >= 0; i--) if (filters[i]!.key === key) return filters[i]!.value;
   return undefined;
+}
+
+/**
+ * A `timestamp` of a contract's own routes beyond the int64 nanosecond range passes the reference's
+ * validation (TIMESTAMP_SYNTAX_RULE: its messages are the reference's) and then fails its query
+ * (503). Called where that query would run, after the contract is resolved (a 404 comes first), it
+ * refuses the request with a 400 instead (compatibility.md row 2).
+ */
+export function refuseTimestampsBeyondInt64(filters: readonly Filter[]): void {
+  if (filters.some((f) => f.key === 'timestamp' && parseTimestamp(f.value) === undefined)) throw badRequest(invalidParameter('timestamp'));
 }

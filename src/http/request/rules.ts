@@ -4,7 +4,7 @@
  * several routes share are here; a route's own live beside it.
  */
 import type { Operator } from '../../db/range.ts';
-import { parseLimit, parseOrder, parseTimestamp, parseTimestampNs } from './values.ts';
+import { parseLimit, parseOrder, parseTimestampNs } from './values.ts';
 
 /** Accepts or rejects the operator and value of one filter of a key. */
 export type FilterRule = (operator: Operator, value: string) => boolean;
@@ -35,8 +35,10 @@ export const LIMIT_RULE: FilterRule = anyOperator((value) => parseLimit(value, 1
 /** `order`: asc or desc, any operator. */
 export const ORDER_RULE: FilterRule = anyOperator((value) => parseOrder(value) !== undefined);
 
-/** `timestamp`: any operator; seconds.nanos within the int64 nanosecond range. */
-export const TIMESTAMP_RULE: FilterRule = anyOperator((value) => parseTimestamp(value) !== undefined);
-
-/** `timestamp` of the network-wide listings: the syntax only (upper bounds beyond int64 are clamped there). */
+/**
+ * `timestamp`: any operator; seconds.nanos, the syntax only, as the reference validates it. A value
+ * beyond the int64 nanosecond range is refused where the reference's query would fail (the
+ * contract's routes: refuseTimestampsBeyondInt64 in filters.ts) or clamped (an upper bound of the
+ * network-wide listings).
+ */
 export const TIMESTAMP_SYNTAX_RULE: FilterRule = anyOperator((value) => parseTimestampNs(value) !== undefined);
