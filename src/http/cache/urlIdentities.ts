@@ -14,7 +14,7 @@ import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { requestIdentity } from './key.ts';
 
 /** 512 KiB per generation: about 1,800 URLs of 100 characters each (3,600 in both, 1 MiB held). */
-export const URL_IDENTITIES_MAX_BYTES = 512 * 1024;
+const URL_IDENTITIES_MAX_BYTES = 512 * 1024;
 
 /** What an entry costs beyond its characters: a Map slot and two string headers (V8, 64-bit). */
 export const ENTRY_OVERHEAD = 80;

@@ -26,13 +26,13 @@ type QsObject = { [key: string]: QsValue };
 
 const ARRAY_LIMIT = 20;
 const DEPTH = 5;
-export const PARAMETER_LIMIT = 1000;
+const PARAMETER_LIMIT = 1000;
 
 const has = (object: object, key: string | number): boolean => Object.prototype.hasOwnProperty.call(object, key);
 const isObject = (value: QsValue | undefined): value is QsValue[] | QsObject => typeof value === 'object' && value !== null;
 
 /** Percent-decoding as qs does it: "+" is a space; a malformed escape leaves the text as it is. */
-export function qsDecode(text: string): string {
+function qsDecode(text: string): string {
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
@@ -107,7 +107,7 @@ function nest(chain: readonly string[], value: string | string[]): QsValue {
 }
 
 /** Step 3: qs's merge of `source` into `target` (it changes and may return `target`). */
-export function mergeQs(target: QsValue, source: QsValue | undefined): QsValue {
+function mergeQs(target: QsValue, source: QsValue | undefined): QsValue {
   if (source === undefined || source === '') return target;
   if (!isObject(source)) {
     if (Array.isArray(target)) {
