@@ -58,7 +58,9 @@ export interface Config {
   /** This service's additions to the reference's interface (additions.enabled, see service.ts). */
   additions: { enabled: boolean; filters: boolean; ndjson: { maxItems: number; pageSize: number } };
   /** Live logs (live.*, see service.ts). */
-  live: { tickMs: number; maxSubscribers: number; heartbeatMs: number; maxBufferedBytes: number; maxBacklogNs: bigint };
+  live: { tickMs: number; maxSubscribers: number; heartbeatMs: number; maxBacklogNs: bigint };
+  /** Streamed answers' limits (streams.*, see service.ts). */
+  streams: { maxPerClient: number; maxReaders: number; maxConcurrentReads: number; maxBufferedBytes: number };
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
   /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
@@ -250,8 +252,13 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       tickMs: integer(rest, 'live.tickMs', 10, 60_000),
       maxSubscribers: integer(rest, 'live.maxSubscribers', 0, 10_000_000),
       heartbeatMs: integer(rest, 'live.heartbeatMs', 100, 3_600_000),
-      maxBufferedBytes: integer(rest, 'live.maxBufferedBytes', 1024, 1_073_741_824),
       maxBacklogNs: duration(rest, 'live.maxBacklog')[1],
+    },
+    streams: {
+      maxPerClient: integer(rest, 'streams.maxPerClient', 0, 1_000_000),
+      maxReaders: integer(rest, 'streams.maxReaders', 0, 1_000_000),
+      maxConcurrentReads: integer(rest, 'streams.maxConcurrentReads', 1, 1000),
+      maxBufferedBytes: integer(rest, 'streams.maxBufferedBytes', 16384, 1_073_741_824),
     },
     server: serverSettings(rest),
     cache: cacheSettings(rest),

@@ -59,12 +59,29 @@ export const SERVICE_DEFAULTS: Tree = {
     maxSubscribers: 10000,
     /** A comment line at least this often (ms), so that proxies keep an idle stream open. */
     heartbeatMs: 15000,
-    /** Bytes of events that may wait for a client; past that it is closed as a slow consumer. */
-    maxBufferedBytes: 262144,
     /** How far back a stream may start (its backlog), a duration. */
     maxBacklog: '7d',
   },
+  /**
+   * Streamed answers (NDJSON listings and live event streams; src/http/server/streams/limits.ts):
+   * their limits per client address and per process, and the bytes one may hold for its client.
+   */
+  streams: {
+    /** Open streams of one client address; more get 429. 0: no limit. */
+    maxPerClient: 32,
+    /** Streams reading stored pages at once (NDJSON answers, live backlogs), per process; more get 503. */
+    maxReaders: 256,
+    /** Page reads of those streams in flight at once, per process; the others wait their turn. */
+    maxConcurrentReads: 4,
+    /**
+     * Bytes one stream may hold for its client: the pages of NDJSON answers and backlogs are sized to
+     * fit, and a live stream with more than this waiting is closed as too slow.
+     */
+    maxBufferedBytes: 262144,
+  },
   server: {
+    /** ms an answer may wait for its client to take any of its bytes before its connection is closed; 0: never. */
+    stallTimeout: 30000,
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
     /** Open connections per process; more are closed at once (0: no cap). */
@@ -100,6 +117,7 @@ export const SERVICE_DEFAULTS: Tree = {
 /** The server settings after validation (see Config.server). */
 export interface ServerSettings {
   trustProxy: boolean;
+  stallTimeoutMs: number;
   maxConnections: number;
   /** Resolved: never below db.pool.statementTimeout. */
   shutdownGraceMs: number;
@@ -123,6 +141,7 @@ export const SERVICE_KEYS = [
   'db.pool.batchStatements',
   'additions',
   'live',
+  'streams',
   'upstream',
   'server',
   'cache.response.immutableMaxAge',
@@ -142,6 +161,7 @@ export function serverSettings(tree: Tree): ServerSettings {
   }
   return {
     trustProxy: bool(tree, 'server.trustProxy'),
+    stallTimeoutMs: integer(tree, 'server.stallTimeout', 0, 3_600_000),
     maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
     shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,
     pressure: {

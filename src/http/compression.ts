@@ -26,7 +26,7 @@ export const SYNC_COMPRESSION_MAX = 64 * 1024;
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 
 /** The options of @fastify/compress. */
-/** The plugin's own compressible types, and NDJSON (whole listings, an addition: server/ndjson.ts). */
+/** The plugin's own compressible types, and NDJSON (whole listings, an addition: server/streams/ndjson.ts). */
 const COMPRESSIBLE_TYPES = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)text(?:;|$)|(?:\+|\/)xml(?:;|$)|octet-stream(?:;|$)|\/x-ndjson(?:;|$)/u;
 
 export const compressOptions = {

@@ -58,10 +58,10 @@ export interface Route {
   schema?: RouteSchema;
   /**
    * A listing's key of its items (`{"<listing>": [...], "links": {"next": ...}}`): such a route also
-   * answers the whole range as NDJSON (server/ndjson.ts).
+   * answers the whole range as NDJSON (server/streams/ndjson.ts).
    */
   listing?: string;
-  /** Answers `Accept: text/event-stream` (an addition): a stream of events instead of a page (server/eventStream.ts). */
+  /** Answers `Accept: text/event-stream` (an addition): a stream of events instead of a page (server/streams/eventStream.ts). */
   events?: EventsHandler;
   /** Metrics of the route's own (the live logs' feeds), scraped with the service's; routes may share one. */
   metrics?: Registry;
@@ -71,7 +71,7 @@ export interface Route {
 /** One Server-Sent Event as written: `event:`, `id:`, one `data:` line (data holds no line break), a blank line. */
 export const encodeEvent = (event: string, id: string, data: string): string => `event: ${event}\nid: ${id}\ndata: ${data}\n\n`;
 
-/** Where a route's event stream writes (Server-Sent Events; server/eventStream.ts implements it). */
+/** Where a route's event stream writes (Server-Sent Events; server/streams/eventStream.ts implements it). */
 export interface EventSink {
   /**
    * Sends `events` events already encoded (encodeEvent) in one write; the same chunk may go to many
@@ -83,6 +83,12 @@ export interface EventSink {
    * its own pace (a backlog read page by page) waits for it before the next page.
    */
   drained(): Promise<void>;
+  /** Runs one read of stored pages (the backlog) in its turn among the streams' reads. */
+  read<T>(work: () => Promise<T>): Promise<T>;
+  /** The text of events one read may bring: a backlog page is sized to fit. */
+  readonly pageBytes: number;
+  /** The stream has sent its backlog and now follows the live feed (it stops counting as a reader). */
+  joinedLive(): void;
   /**
    * The slow-consumer rule, for events that come at the network's pace: when more than the limit
    * waits for the client, it is closed with a last event saying why. False when the stream is closed.
@@ -96,11 +102,19 @@ export interface EventSink {
   readonly closed: Promise<void>;
 }
 
+/** A checked event-stream request: whether it starts with a backlog, its Indexed-Through, and the stream's work. */
+export interface EventsRun {
+  backlog: boolean;
+  /** The Indexed-Through header of the stream's start (the newest block the feed had). */
+  indexedThrough?: string;
+  run: (sink: EventSink) => Promise<void>;
+}
+
 /**
  * A route's event stream: the request is checked first (a rejected one is answered as usual: 400,
  * 404, 503), then the stream runs until the client goes away or the sink is closed.
  */
-export type EventsHandler = (context: RequestContext) => Promise<(sink: EventSink) => Promise<void>>;
+export type EventsHandler = (context: RequestContext) => Promise<EventsRun>;
 
 /** The cache-control a route's answers carry under this configuration (response.headers). */
 export const cacheControlOf = (route: Route, config: Config): string =>

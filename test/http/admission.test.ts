@@ -214,6 +214,26 @@ test('other paths and methods are not limited: the docs, unknown paths, POST', a
   }
 });
 
+test('a request that asks for a stream is admitted like any other until it becomes one: no Accept skips the limit (issue 44, row 4)', async () => {
+  const gated = gatedRoute();
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
+  const clients: RawConnection[] = [];
+  try {
+    for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const accept of ['text/event-stream', 'text/event-stream;q=0', 'TEXT/EVENT-STREAM', 'application/x-ndjson', 'application/json, text/event-stream;q=0.1']) {
+      const client = await RawConnection.open(served.port);
+      clients.push(client);
+      client.write(getRequest('/api/v1/contracts/7', { accept }));
+      assert.equal((await client.response()).status, 503, accept);
+    }
+  } finally {
+    gated.open();
+    for (const client of clients) client.destroy();
+    await served.app.close();
+  }
+});
+
 test('shed answers beyond their budget wait for a later tick, at most server.pressure.maxShedDelay; the drain sends the held ones at once with Connection: close', async () => {
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '600' });

@@ -209,7 +209,7 @@ test('a slow consumer of live events is closed once they pile up; a backlog goes
   await seedDemo(db.db, { scale: 0.1 });
   const [row] = await db.db.query<{ end: string }>(sql`select max(consensus_end)::text as end from record_file`);
   let end = BigInt(row!.end);
-  const { app, base } = await serve(db.db, { HIERO_MIRROR_REST_LIVE_MAXBUFFEREDBYTES: '65536' }, end);
+  const { app, base } = await serve(db.db, { HIERO_MIRROR_REST_STREAMS_MAXBUFFEREDBYTES: '65536' }, end);
   try {
     // a client that never reads, and one that does
     const slow = await RawConnection.open(Number(new URL(base).port));

@@ -8,6 +8,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     trustProxy: false,
     maxConnections: 1000,
     shutdownGraceMs: 25_000,
+    stallTimeoutMs: 30_000,
     pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, maxQueuedRequests: 64, adaptive: true, latencyTargetMs: 100, maxShedDelayMs: 1000 },
   });
   const set = loadConfig(

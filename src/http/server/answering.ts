@@ -7,15 +7,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/config.ts';
 import { answerOf } from '../answer.ts';
 import { indexedThrough } from '../cache/pinned.ts';
+import { answerForm } from '../request/accept.ts';
 import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
 import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
-import type { EventStreams } from './eventStream.ts';
-import { ndjsonLines, sendNdjson, wantsNdjson } from './ndjson.ts';
+import { leaveAdmission } from './plugins/admission.ts';
+import type { EventStreams } from './streams/eventStream.ts';
+import { type StreamLimits, isRefusal, sendRefusal } from './streams/limits.ts';
+import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';
 import type { Networks } from './networks.ts';
 import { linkOrigin } from './origin.ts';
 import { sendAnswer } from './respond.ts';
-import { wantsEventStream } from './eventStream.ts';
+
+/** The body of HEAD's NDJSON answer: its headers alone. */
+async function* emptyLines(): AsyncGenerator<string> {}
 
 /** The prefix under which the reference's contract router is mounted. */
 export const MOUNT = '/api/v1/contracts';
@@ -32,10 +37,11 @@ export type Answer = (route: Route, request: FastifyRequest, reply: FastifyReply
 export interface AnsweringOptions {
   networks: Networks;
   streams: EventStreams | undefined;
+  limits: StreamLimits;
   clock: () => bigint;
 }
 
-export function answering({ networks, streams, clock }: AnsweringOptions): Answer {
+export function answering({ networks, streams, limits, clock }: AnsweringOptions): Answer {
   /** The reads of an NDJSON answer take pages of additions.ndjson.pageSize (the listings cap `limit` at response.limit.max). */
   const ndjsonConfigs = new Map<Config, Config>();
   const ndjsonConfig = (config: Config): Config => {
@@ -56,25 +62,46 @@ export function answering({ networks, streams, clock }: AnsweringOptions): Answe
     const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : config.headers.defaultCacheControl;
     const params = request.params as Record<string, string>;
     const context = { config, db, query, path, params, linkBase, now: clock };
-    if (streams && route.events !== undefined && wantsEventStream(request.headers.accept)) {
+    const form = config.additions.enabled ? answerForm(request.headers.accept, route) : 'json';
+    if (form === 'events' && streams) {
       // live (an addition): checked like any request, then a stream; never through the response cache
       const lastEventId = request.headers['last-event-id'];
-      const run = await route.events({ ...context, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) });
-      return streams.serve(request, reply, run, {});
+      const events = await route.events!({ ...context, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) });
+      return streams.serve(request, reply, events);
     }
-    if (pinned && route.listing !== undefined && wantsNdjson(request.headers.accept)) {
+    if (form === 'ndjson' && pinned) {
       // the whole range (an addition): no page size, the reads take pages of their own (a `limit` the
       // route would reject is left for it to reject); never through the response cache
-      const limit = query.get('limit');
-      if (limit === undefined || (typeof limit === 'string' && parseLimit(limit.slice(limit.indexOf(':') + 1), 1) !== undefined)) {
-        query.set('limit', String(config.additions.ndjson.pageSize));
+      const place = request.method === 'HEAD' ? undefined : limits.place('ndjson', request.ip, true);
+      if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
+      try {
+        const limit = query.get('limit');
+        const sized = limit === undefined || (typeof limit === 'string' && parseLimit(limit.slice(limit.indexOf(':') + 1), 1) !== undefined);
+        if (sized) query.set('limit', String(Math.min(FIRST_PAGE, config.additions.ndjson.pageSize)));
+        const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
+        const listing = { ...route, listing: route.listing! };
+        const { maxItems, pageSize } = config.additions.ndjson;
+        const { value: lines, basis } = await pinned((stay) =>
+          ndjsonLines({
+            route: listing,
+            context: { ...context, config: ndjsonConfig(config) },
+            sized,
+            maxItems,
+            maxPageSize: pageSize,
+            pageBytes: limits.pageBytes,
+            onError,
+            read: (work) => place!.read(() => stay(work)),
+          }),
+        );
+        if (place === undefined) return sendNdjson(reply, emptyLines(), cacheControl, indexedThrough(basis));
+        // a stream from here: its place is in the stream limits, no longer in the request limiter
+        leaveAdmission(request.raw);
+        reply.raw.once('close', () => place.close());
+        return sendNdjson(reply, lines, cacheControl, indexedThrough(basis));
+      } catch (err) {
+        place?.close();
+        throw err;
       }
-      const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
-      const listing = { ...route, listing: route.listing };
-      const { value: lines, basis } = await pinned((stay) =>
-        ndjsonLines({ route: listing, context: { ...context, config: ndjsonConfig(config) }, maxItems: config.additions.ndjson.maxItems, onError, stay }),
-      );
-      return sendNdjson(reply, lines, cacheControl, indexedThrough(basis));
     }
     const compute = async () => answerOf(await route.handler(context), cacheControl);
     if (!cache) {

@@ -27,8 +27,7 @@ import type { RequestObserver } from './plugins/metrics.ts';
 import { UrlIdentities } from '../cache/urlIdentities.ts';
 import { JSON_TYPE } from './respond.ts';
 import { withAcceptEncoding } from './vary.ts';
-import { wantsNdjson } from './ndjson.ts';
-import { wantsEventStream } from './eventStream.ts';
+import { answerForm } from '../request/accept.ts';
 
 export interface FastPathOptions {
   config: Config;
@@ -57,8 +56,8 @@ export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf
     const started = performance.now();
     const { method, url, headers } = request;
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
-    // an NDJSON answer (an addition) is never a cached one
-    if (refusing() || (config.additions.enabled && (wantsNdjson(headers.accept) || wantsEventStream(headers.accept)))) return false;
+    // a stream (an addition) is never a cached answer: one that may become one takes the full path
+    if (refusing() || (config.additions.enabled && answerForm(headers.accept) !== 'json')) return false;
     const cache = cacheOf(headers);
     const entry = cache?.localHit(identities.of(url));
     if (entry === undefined) return false;

@@ -14,7 +14,9 @@ import { onClientError, onConnect } from './plugins/clientErrors.ts';
 import { registerDrain } from './plugins/drain.ts';
 import { VERSION } from '../../version.ts';
 import type { Route } from '../route.ts';
-import { EventStreams } from './eventStream.ts';
+import { EventStreams } from './streams/eventStream.ts';
+import { StreamLimits } from './streams/limits.ts';
+import { watchStalls } from './plugins/stallWatch.ts';
 import { MOUNT, answering } from './answering.ts';
 import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
@@ -189,9 +191,13 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   app.addHook('onClose', async () => admit?.stop());
   registerHealth(app, served.all, () => drain.draining);
   for (const { cache } of served.all) if (cache) app.addHook('onClose', () => cache.close());
-  // live logs (an addition): the event streams of the routes that have them
+  // streamed answers (additions): their limits, and the event streams of the routes that have them
   const liveRegistry = new Registry();
-  const streams = config.additions.enabled ? new EventStreams({ config, registry: liveRegistry }) : undefined;
+  const limits = new StreamLimits({ ...config.streams, maxLive: config.live.maxSubscribers }, liveRegistry);
+  const streams = config.additions.enabled ? new EventStreams({ config, limits, registry: liveRegistry }) : undefined;
+  // any answer, page or stream, whose client takes none of its bytes for server.stallTimeout
+  const stalls = watchStalls(app.server, config.server.stallTimeoutMs, liveRegistry, logger);
+  app.addHook('onClose', async () => stalls.stop());
   if (streams) {
     drain.onDrain(() => streams.closeAll());
     // before the server closes: it waits for every connection, and a stream's is open until the stream ends
@@ -204,7 +210,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     fastPathHits = fastPath({ config, cacheOf: (headers) => served.of(headers)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
-  const answer = answering({ networks: served, streams, clock });
+  const answer = answering({ networks: served, streams, limits, clock });
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app, served.named ? served.all.map((n) => n.name!) : []);
   registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);

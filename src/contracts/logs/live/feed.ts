@@ -9,7 +9,9 @@
  * once the record file that holds it is committed, and `through` (the newest record file's end
  * delivered) only moves with a whole tick. A failed tick is tried again at the next one.
  *
- * The feed runs while it has subscribers and stops with the last.
+ * The feed runs while it has subscribers and stops with the last. Idle, it has no position of its
+ * own: every position() reads the newest record file, so that a stream that starts later starts at
+ * the newest block, never where the feed stopped.
  */
 import { Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../../../db/db.ts';
@@ -122,8 +124,10 @@ export class LogFeed {
   private readonly subscribers = new Set<FeedSubscriber>();
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
-  /** The consensus end of the newest record file delivered; undefined until the feed has started. */
+  /** The consensus end of the newest record file delivered (running), or last read (idle). */
   through: bigint | undefined;
+  /** The block number of `through`'s record file, where known. */
+  throughBlock: bigint | undefined;
   private starting: Promise<bigint> | undefined;
 
   constructor(
@@ -133,13 +137,27 @@ export class LogFeed {
     private readonly metrics: FeedMetrics = METRICS,
   ) {}
 
-  /** The feed's position, reading the newest record file first when it has none yet. */
+  /** The newest record file's end and block, read now (0 and none on a database without one). */
+  async newest(): Promise<{ end: bigint; block: bigint | undefined }> {
+    const [row] = await this.db.query<{ end: string; index: string | null }>(
+      sql`select consensus_end::text as end, index::text as index from record_file order by consensus_end desc limit 1`,
+    );
+    return row === undefined ? { end: 0n, block: undefined } : { end: BigInt(row.end), block: row.index === null ? undefined : BigInt(row.index) };
+  }
+
+  /**
+   * The feed's position: running, the end of the newest record file it delivered; idle, the newest
+   * record file's end, read now (one read for the calls that come while it runs).
+   */
   position(): Promise<bigint> {
-    if (this.through !== undefined) return Promise.resolve(this.through);
-    this.starting ??= this.db
-      .query<{ end: string | null }>(sql`select max(consensus_end)::text as end from record_file`)
-      .then(([row]) => {
-        this.through ??= BigInt(row?.end ?? '0');
+    if (this.timer !== undefined && this.through !== undefined) return Promise.resolve(this.through);
+    this.starting ??= this.newest()
+      .then(({ end, block }) => {
+        // a feed that started meanwhile keeps its own position
+        if (this.timer === undefined || this.through === undefined) {
+          this.through = end;
+          this.throughBlock = block;
+        }
         return this.through;
       })
       .finally(() => (this.starting = undefined));
@@ -192,8 +210,10 @@ export class LogFeed {
       if (row.kind === 'f') files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end!, index: row.block_index!, hash: row.block_hash! });
       else logs.push(row);
     }
-    if (files.length === 0) return;
-    const newest = BigInt(files[files.length - 1]!.consensus_end);
+    // the last subscriber left during the read: the feed is idle, and has no position of its own
+    if (files.length === 0 || this.subscribers.size === 0) return;
+    const newestFile = files[files.length - 1]!;
+    const newest = BigInt(newestFile.consensus_end);
     const blocks = assignRecordFiles([...new Set(logs.map((l) => l.consensus_timestamp))], files);
     const live: LiveLog[] = logs.map((row) => ({
       timestamp: BigInt(row.consensus_timestamp),
@@ -217,6 +237,7 @@ export class LogFeed {
       }
     }
     this.through = newest;
+    this.throughBlock = BigInt(newestFile.index);
     this.metrics.tick.observe((performance.now() - started) / 1000);
     this.metrics.lag.set(Math.max(0, Date.now() / 1000 - Number(newest / 1_000_000n) / 1000));
   }

@@ -10,8 +10,10 @@
  * Filters: the topics (OR within a key, AND across keys), the contract of the path, and `address`
  * (with additions.filters). A lower `timestamp` bound (`gte`/`gt`) is where the stream starts, at
  * most live.maxBacklog back (default: now); `Last-Event-ID` (the header, or the `lastEventId` query
- * parameter) resumes right after that event. First the backlog is read with the listing's own
- * statement up to the process's feed (feed.ts), then the stream joins the feed, which sends each
+ * parameter) resumes right after that event; an id after the newest block or beyond int64 is a
+ * 400. Without either the stream starts at the newest block. First the backlog is read with the
+ * listing's own statement up to the process's feed (feed.ts), page by page as the client takes
+ * them, each page sized to what a stream may hold; then the stream joins the feed, which sends each
  * committed block's logs once, with no gap and no repeat at the seam.
  */
 import type { Config } from '../../../config/config.ts';
@@ -26,6 +28,8 @@ import { type Rules, anyOperator, eqOnly } from '../../../http/request/rules.ts'
 import { isHex64, parseTimestampNs } from '../../../http/request/values.ts';
 import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../../http/request/contract.ts';
 import { type EventSink, type EventsHandler, type RequestContext, encodeEvent } from '../../../http/route.ts';
+import { indexedThrough } from '../../../http/cache/pinned.ts';
+import { pageSizeFor } from '../../../http/server/streams/limits.ts';
 import { resolveContract, resolveContracts } from '../../common/resolve.ts';
 import { pageBlocks } from '../blocks.ts';
 import { TOPIC_KEYS, type TopicKey, topicValues } from '../params.ts';
@@ -33,8 +37,11 @@ import { findLogs } from '../query.ts';
 import { type LogView, logView } from '../view.ts';
 import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from './feed.ts';
 
-/** Rows per read of the backlog. */
-const BACKLOG_PAGE = 500;
+/** Rows of the backlog's first read; later reads take as many as fit in the stream's page bytes, at most BACKLOG_PAGE_MAX. */
+const BACKLOG_PAGE = 100;
+const BACKLOG_PAGE_MAX = 500;
+const INT64_MAX = 9223372036854775807n;
+const INT32_MAX = 2147483647;
 
 const TOPIC_RULES: Array<[string, ReturnType<typeof eqOnly>]> = TOPIC_KEYS.map((key) => [key, eqOnly(isHex64)]);
 const START_RULE = anyOperator((value) => parseTimestampNs(value) !== undefined);
@@ -93,6 +100,9 @@ export function parseLiveParams(query: ParsedQuery, config: Config, lastEventHea
   const id = lastEventHeader ?? filters.find((f) => f.key === 'lasteventid')?.value;
   const match = id === undefined ? undefined : EVENT_ID.exec(id.trim());
   if (id !== undefined && match === null) throw badRequest('Invalid Last-Event-ID: expected <consensus_timestamp>-<index>');
+  if (match && (BigInt(match[1]!) > INT64_MAX || Number(match[2]) > INT32_MAX)) {
+    throw badRequest('Invalid Last-Event-ID: its consensus timestamp is beyond int64 or its index beyond int32');
+  }
   const addresses = filters
     .filter((f) => f.key === 'address')
     .map((f) => {
@@ -171,14 +181,25 @@ export function liveLogs(network: boolean): EventsHandler {
     const through = await feed.position();
     const oldest = context.now() - config.live.maxBacklogNs;
     let cursor: Cursor;
-    if (parsed.lastEventId) cursor = parsed.lastEventId;
-    else if (parsed.start) {
+    if (parsed.lastEventId) {
+      cursor = parsed.lastEventId;
+      // an event of a block this server has not seen yet: checked against the database itself (the feed's position lags a tick)
+      if (cursor.timestamp > through && cursor.timestamp > (await feed.newest()).end) {
+        throw badRequest('Invalid Last-Event-ID: it is after the newest block; resume with the id of an event this service sent');
+      }
+    } else if (parsed.start) {
       const ns = parseTimestampNs(parsed.start.value)!;
-      cursor = parsed.start.operator === 'gt' ? { timestamp: ns, index: 2147483647 } : { timestamp: ns - 1n, index: 2147483647 };
-    } else cursor = { timestamp: through, index: 2147483647 };
+      if (ns > INT64_MAX) throw badRequest(`${invalidParameter('timestamp')}: beyond int64`);
+      cursor = parsed.start.operator === 'gt' ? { timestamp: ns, index: INT32_MAX } : { timestamp: ns - 1n, index: INT32_MAX };
+    } else cursor = { timestamp: through, index: INT32_MAX };
     // an explicit start (or resumption) at most live.maxBacklog back; the default is the newest block
     if ((parsed.start || parsed.lastEventId) && cursor.timestamp < oldest) throw badRequest(`${invalidParameter('timestamp')}: a live stream starts at most ${config.live.maxBacklogNs / 1_000_000_000n} s back`);
-    return (sink) => run(db, config, feed, filter, cursor, sink);
+    const header = indexedThrough({ settledThrough: through, settledBlock: feed.throughBlock, failedOver: false });
+    return {
+      backlog: cursor.timestamp < through,
+      ...(header === undefined ? {} : { indexedThrough: header }),
+      run: (sink: EventSink) => run(db, config, feed, filter, cursor, sink),
+    };
   };
 }
 
@@ -207,6 +228,7 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
     },
   };
   // the backlog, page by page, up to the feed's position; then the feed, from exactly there
+  let limit = BACKLOG_PAGE;
   for (;;) {
     const through = await feed.position();
     for (;;) {
@@ -215,15 +237,18 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
       if (boxes.length === 0) break;
       let rows;
       try {
-        rows = await findLogs(db, {
-          contractId: filter.contractId,
-          ...(filter.contractIds ? { contractIds: filter.contractIds } : {}),
-          boxes,
-          topics: filter.topicValues,
-          order: 'asc',
-          limit: BACKLOG_PAGE,
-          closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
-        });
+        const pageLimit = limit;
+        rows = await sink.read(() =>
+          findLogs(db, {
+            contractId: filter.contractId,
+            ...(filter.contractIds ? { contractIds: filter.contractIds } : {}),
+            boxes,
+            topics: filter.topicValues,
+            order: 'asc',
+            limit: pageLimit,
+            closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+          }),
+        );
       } catch {
         sink.close('Service unavailable: the logs could not be read; reconnect with Last-Event-ID to resume');
         return;
@@ -238,15 +263,17 @@ async function run(db: Db, config: Config, feed: LogFeed, filter: LiveFilter, st
         if (!sink.sendEncoded(page, fresh.length)) return;
         cursor = { timestamp: lastFresh.timestamp, index: lastFresh.index };
       }
-      if (rows.length < BACKLOG_PAGE) break;
+      if (rows.length < limit) break;
+      limit = pageSizeFor(fresh.length, page.length, sink.pageBytes, BACKLOG_PAGE_MAX);
       // the backlog goes at the client's pace: the next page once this one is taken
       await sink.drained();
     }
     // the feed has not moved since `through` was read: join it now (no await in between)
     if (feed.through === through) {
       // the backlog ends at the feed's position even where its last logs matched nothing
-      if (cursor.timestamp < through) cursor = { timestamp: through, index: 2147483647 };
+      if (cursor.timestamp < through) cursor = { timestamp: through, index: INT32_MAX };
       feed.attach(subscriber);
+      sink.joinedLive();
       break;
     }
   }

@@ -12,12 +12,16 @@
  * 1. any request but the health probes and metrics while the event loop's delay or the heap is
  *    beyond its bound (`underPressure`), or when `server.pressure.maxPoolWaiting` statements
  *    already wait for a connection of the request's database (`poolWaiting`);
- * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, not an event stream) when its
+ * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, whatever its Accept) when its
  *    network's limit of requests in flight is reached (`limit`): the pool's connections plus
  *    `server.pressure.maxQueuedRequests`, or with `server.pressure.adaptive` a limit learnt from the
  *    latency of the requests it admits, between the pool's connections and that bound (limiter.ts).
  *    Requests, not statements: the pool-queue check counts statements, and a request that runs
  *    several at once (the sibling routes) would be shed by it where the requests are few.
+ *
+ * A request that becomes a stream (NDJSON, events) leaves the limit when its stream starts
+ * (leaveAdmission): streams have limits of their own (streams/limits.ts), and a stream's length says
+ * nothing of the database's capacity.
  *
  * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
  * answers (drain.ts), and held answers are sent at once with `Connection: close`.
@@ -65,6 +69,14 @@ export interface Admission {
   flush(): void;
   stop(): void;
   readonly registry: Registry;
+}
+
+/** The release of each admitted request's place in its limit, once (by its end or by leaveAdmission). */
+const admitted = new WeakMap<IncomingMessage, () => void>();
+
+/** The request becomes a stream: it gives its place in the limit back now, without a latency. */
+export function leaveAdmission(request: IncomingMessage): void {
+  admitted.get(request)?.();
 }
 
 /** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
@@ -172,17 +184,18 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     const limiter = limiters.get(network);
     const { method } = request;
     if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(path)) return false;
-    const accept = request.headers.accept;
-    if (accept !== undefined && accept.includes('text/event-stream')) return false; // a live stream: bounded by live.maxSubscribers
     if (!limiter.tryAcquire(now)) return shed(response, 'limit', now);
-    // a whole listing as NDJSON holds its slot, but its length says nothing of the capacity
-    const measured = accept === undefined || !accept.includes('ndjson');
-    response.once('close', () => {
+    let released = false;
+    const release = (answered: boolean, measured: boolean) => {
+      if (released) return;
+      released = true;
+      admitted.delete(request);
       const end = performance.now();
-      const answered = response.writableFinished;
       if (answered) admittedInTick++;
       limiter.release(end, answered && measured ? end - now : undefined, answered && response.statusCode === 503);
-    });
+    };
+    admitted.set(request, () => release(true, false));
+    response.once('close', () => release(response.writableFinished, true));
     return false;
   };
 

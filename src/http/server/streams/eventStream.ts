@@ -2,37 +2,30 @@
  * Server-Sent Events (an addition: the live logs of the logs routes). A route with `events` answers
  * `Accept: text/event-stream` with a stream instead of a page:
  *
- * - at most `live.maxSubscribers` streams per process; past that, 503 with Retry-After; a stream's
- *   connection does not count against `server.maxConnections`;
+ * - the stream's place is taken from the stream limits (limits.ts: per client address, live
+ *   streams per process, readers while it sends its backlog); a refused one gets 429 or 503 with
+ *   Retry-After. Its connection leaves server.maxConnections and the request limiter once it opens;
+ * - HEAD answers the stream's headers and ends;
  * - a comment line every `live.heartbeatMs` (15 s) keeps proxies from closing an idle stream;
- * - a client that does not read: once `live.maxBufferedBytes` of live events wait in its socket, it
- *   gets a last `error` event saying so and is closed (a slow consumer never holds much more than
- *   that in memory); a backlog is read page by page as the client takes it (drained);
+ * - a client that does not read: once `streams.maxBufferedBytes` of live events wait in its socket, it
+ *   gets a last `error` event saying so and is closed; a backlog is read page by page as the client
+ *   takes it (drained), each page sized to that bound; a client that takes nothing at all for
+ *   server.stallTimeout is cut by the stall watch (plugins/stallWatch.ts);
  * - a drain (SIGTERM) ends every stream with a last `error` event (reconnect with Last-Event-ID);
  * - one access line when a stream ends, with its events and bytes;
- * - metrics: subscribers, events sent, slow consumers closed.
+ * - metrics: events sent, slow consumers closed (streams_open{kind="events"}: limits.ts).
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Config } from '../../config/config.ts';
-import { errorBody } from '../request/errors.ts';
-import type { EventSink } from '../route.ts';
-import { releaseConnection } from './plugins/connectionCap.ts';
-import { sendError } from './respond.ts';
-
-export const EVENT_STREAM_TYPE = 'text/event-stream';
-
-/** True when the client asks for an event stream (`text/event-stream` in Accept, quality above 0). */
-export function wantsEventStream(accept: string | undefined): boolean {
-  if (accept === undefined || !accept.includes('event-stream')) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().split(';');
-    if (type?.trim().toLowerCase() !== EVENT_STREAM_TYPE) return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
+import { Counter, type Registry } from 'prom-client';
+import type { Config } from '../../../config/config.ts';
+import { EVENT_STREAM_TYPE } from '../../request/accept.ts';
+import { errorBody } from '../../request/errors.ts';
+import type { EventSink, EventsRun } from '../../route.ts';
+import { leaveAdmission } from '../plugins/admission.ts';
+import { releaseConnection } from '../plugins/connectionCap.ts';
+import { sendError } from '../respond.ts';
+import { type StreamLimits, type StreamPlace, isRefusal, sendRefusal } from './limits.ts';
 
 /** One open stream. */
 class Stream implements EventSink {
@@ -44,7 +37,9 @@ class Stream implements EventSink {
 
   constructor(
     private readonly response: ServerResponse,
+    private readonly place: StreamPlace,
     private readonly maxBuffered: number,
+    readonly pageBytes: number,
     private readonly onSlow: () => void,
   ) {
     response.once('close', () => this.#finish());
@@ -52,6 +47,11 @@ class Stream implements EventSink {
 
   get isClosed(): boolean {
     return this.#closed;
+  }
+
+  /** Bytes written and not yet taken by the client's socket. */
+  get waiting(): number {
+    return this.response.writableLength;
   }
 
   #write(chunk: string | Buffer): boolean {
@@ -70,7 +70,7 @@ class Stream implements EventSink {
   }
 
   drained(): Promise<void> {
-    if (this.#closed || this.response.writableLength <= this.maxBuffered / 2) return Promise.resolve();
+    if (this.#closed || !this.response.writableNeedDrain) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.response.off('drain', done);
@@ -79,6 +79,14 @@ class Stream implements EventSink {
       this.response.once('drain', done);
       void this.closed.then(done);
     });
+  }
+
+  read<T>(work: () => Promise<T>): Promise<T> {
+    return this.place.read(work);
+  }
+
+  joinedLive(): void {
+    this.place.stopReading();
   }
 
   sendEncoded(chunk: string | Buffer, events: number): boolean {
@@ -101,38 +109,34 @@ class Stream implements EventSink {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.place.close();
     this.#resolve();
   }
 }
 
 export interface EventStreamsOptions {
   config: Config;
+  limits: StreamLimits;
   registry: Registry;
 }
 
-/** The process's event streams: their limit, heartbeat, metrics and shutdown. */
+/** The process's event streams: their places, heartbeat, metrics and shutdown. */
 export class EventStreams {
   private readonly open = new Set<Stream>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly sent: Counter;
   private readonly slow: Counter;
-  private readonly settings: Config['live'];
+  private readonly limits: StreamLimits;
+  private readonly maxBuffered: number;
   private refusing = false;
 
-  constructor({ config, registry }: EventStreamsOptions) {
-    this.settings = config.live;
+  constructor({ config, limits, registry }: EventStreamsOptions) {
+    this.limits = limits;
+    this.maxBuffered = config.streams.maxBufferedBytes;
     this.heartbeat = setInterval(() => {
-      for (const stream of this.open) stream.comment('keep-alive');
-    }, this.settings.heartbeatMs).unref();
-    const open = this.open;
-    new Gauge({
-      name: 'live_subscribers',
-      help: 'Open event streams (live logs)',
-      registers: [registry],
-      collect() {
-        this.set(open.size);
-      },
-    });
+      // a stream whose client has not taken the last bytes needs no sign of life
+      for (const stream of this.open) if (stream.waiting === 0) stream.comment('keep-alive');
+    }, config.live.heartbeatMs).unref();
     this.sent = new Counter({ name: 'live_events_sent_total', help: 'Events sent on event streams', registers: [registry] });
     this.slow = new Counter({ name: 'live_slow_consumers_closed_total', help: 'Event streams closed because their client did not keep up', registers: [registry] });
   }
@@ -142,38 +146,51 @@ export class EventStreams {
   }
 
   /**
-   * Answers `request` with a stream and runs `run` on it; resolves when the stream ended. 503 with
-   * Retry-After when the process has its most streams open or is shutting down.
+   * Answers `request` with a stream and runs `events.run` on it; resolves when the stream ended. 503
+   * with Retry-After when the process is shutting down, 429 or 503 when a stream limit is reached.
    */
-  async serve(request: FastifyRequest, reply: FastifyReply, run: (sink: EventSink) => Promise<void>, headers: Record<string, string>): Promise<void> {
-    if (this.refusing || this.open.size >= this.settings.maxSubscribers) {
+  async serve(request: FastifyRequest, reply: FastifyReply, events: EventsRun): Promise<void> {
+    if (this.refusing) {
       reply.header('retry-after', '5');
       sendError(reply, 503, ['Service unavailable']);
       return;
     }
-    const started = performance.now();
-    reply.hijack();
-    const response = reply.raw;
-    // its connection is now a stream, bounded by live.maxSubscribers, no longer by server.maxConnections
-    if (response.socket) releaseConnection(response.socket);
-    response.writeHead(200, {
-      ...headers,
+    const headers: Record<string, string> = {
       'access-control-allow-origin': '*',
       'x-request-id': request.id,
       'content-type': EVENT_STREAM_TYPE,
       'cache-control': 'no-cache',
       // nginx would buffer the stream otherwise
       'x-accel-buffering': 'no',
+      ...(events.indexedThrough === undefined ? {} : { 'indexed-through': events.indexedThrough }),
       // the connection ends with the stream (a client reconnects for a new one)
       connection: 'close',
-    });
+    };
+    if (request.method === 'HEAD') {
+      reply.hijack();
+      reply.raw.writeHead(200, headers);
+      reply.raw.end();
+      return;
+    }
+    const place = this.limits.place('events', request.ip, events.backlog);
+    if (isRefusal(place)) {
+      sendRefusal(reply, place);
+      return;
+    }
+    const started = performance.now();
+    reply.hijack();
+    const response = reply.raw;
+    // its connection is now a stream: bounded by the stream limits, no longer by server.maxConnections nor the request limiter
+    if (response.socket) releaseConnection(response.socket);
+    leaveAdmission(request.raw);
+    response.writeHead(200, headers);
     response.flushHeaders();
-    const stream = new Stream(response, this.settings.maxBufferedBytes, () => this.slow.inc());
+    const stream = new Stream(response, place, this.maxBuffered, this.limits.pageBytes, () => this.slow.inc());
     this.open.add(stream);
     // a first comment: the client sees the stream open before the first event
     stream.comment('stream open');
     try {
-      await run(stream);
+      await events.run(stream);
     } catch (err) {
       request.log.error({ err, url: request.url }, 'event stream failed');
       stream.close('Internal error');
