@@ -9,6 +9,7 @@ import {
   order,
   repeatedFilter,
   listingOk,
+  TOO_MANY_STREAMS,
 } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
@@ -32,6 +33,7 @@ export const actionsSchema: RouteSchema = {
     200: listingOk('ContractActionsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };

@@ -1,5 +1,5 @@
 /** The documentation of the contract family: one contract, and the listing. */
-import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, LIMIT, NOT_FOUND, ok, order, repeatedFilter, SERVICE_UNAVAILABLE, timestampFilter, listingOk } from '../../http/docs/parameters.ts';
+import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, LIMIT, NOT_FOUND, ok, order, repeatedFilter, SERVICE_UNAVAILABLE, timestampFilter, listingOk, TOO_MANY_STREAMS } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 /** GET /api/v1/contracts/{contractIdOrAddress} */
@@ -48,6 +48,7 @@ export const contractsSchema: RouteSchema = {
     200: listingOk('ContractsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };

@@ -1,6 +1,6 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results/logs. */
 import { LOGS_FILTERING } from '../../http/docs/logsDescription.ts';
-import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, SERVICE_UNAVAILABLE, singleFilter, logsOk, BLOCK_NUMBER_RANGE, LAST_EVENT_ID, LOG_ADDRESS } from '../../http/docs/parameters.ts';
+import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, logFilters, NOT_FOUND, SERVICE_UNAVAILABLE, singleFilter, logsOk, BLOCK_NUMBER_RANGE, LAST_EVENT_ID, LOG_ADDRESS, TOO_MANY_STREAMS } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractLogsSchema: RouteSchema = {
@@ -17,6 +17,7 @@ export const contractLogsSchema: RouteSchema = {
     200: logsOk('ContractLogsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };
@@ -51,6 +52,7 @@ export const networkLogsSchema: RouteSchema = {
   response: {
     200: logsOk('ContractLogsResponse'),
     400: BAD_REQUEST,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };

@@ -1,5 +1,5 @@
 /** The documentation of GET /api/v1/contracts/{contractIdOrAddress}/results. */
-import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, RESULT_FILTERS, SERVICE_UNAVAILABLE, timestampFilter, TRANSACTION_INDEX, listingOk } from '../../http/docs/parameters.ts';
+import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, NOT_FOUND, RESULT_FILTERS, SERVICE_UNAVAILABLE, timestampFilter, TRANSACTION_INDEX, listingOk, TOO_MANY_STREAMS } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 export const contractResultsSchema: RouteSchema = {
@@ -22,6 +22,7 @@ export const contractResultsSchema: RouteSchema = {
     200: listingOk('ContractResultsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };
@@ -50,6 +51,7 @@ export const networkResultsSchema: RouteSchema = {
     200: listingOk('NetworkContractResultsResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };

@@ -10,6 +10,7 @@ import {
   repeatedFilter,
   timestampFilter,
   listingOk,
+  TOO_MANY_STREAMS,
 } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
@@ -35,6 +36,7 @@ export const contractStateSchema: RouteSchema = {
     200: listingOk('ContractStateResponse'),
     400: BAD_REQUEST,
     404: NOT_FOUND,
+    429: TOO_MANY_STREAMS,
     503: SERVICE_UNAVAILABLE,
   },
 };

@@ -161,6 +161,13 @@ export const BAD_REQUEST = errorResponse(
 export const NOT_FOUND = errorResponse('Not found', 'Not found');
 export const SERVICE_UNAVAILABLE = errorResponse('Service unavailable: the database does not answer (with `retry-after: 1`).', 'Service unavailable');
 
+/** A stream refused by the per-client limit (an addition, streams.maxPerClient). */
+export const TOO_MANY_STREAMS = errorResponse(
+  'Addition: a client address with streams.maxPerClient streams (NDJSON or event streams) open asks for another; with `retry-after: 5` and ' +
+    '`connection: close`. Beyond the per-process stream limits the answer is 503 with `retry-after: 5`.',
+  'Too many streams from this client: at most 32 at once',
+);
+
 /** A 200 answer: `description` and the body's component schema. */
 export const ok = (id: string, description = 'OK'): JsonSchema => ({ description, ...ref(id) });
 
@@ -192,7 +199,8 @@ export const listingOk = (id: string, description = 'OK'): JsonSchema => ({
           'Addition (additions.enabled): every item of the filtered range, one JSON object per line in the listing\'s order ' +
           '(the concatenation of every page), at most additions.ndjson.maxItems; the last line is a status object: ' +
           '`{"_status":{"complete":true,"items":N}}`, `{"_status":{"complete":false,"items":N,"next":"<link>"}}` at the maximum, ' +
-          'or the usual error body when a page failed.',
+          'or the usual error body when a page failed. Only for a client that names the type in Accept and prefers it to JSON; ' +
+          'read as the client takes it; a client that takes nothing for server.stallTimeout is cut.',
       },
     },
   },
@@ -213,9 +221,10 @@ export const logsOk = (id: string): JsonSchema => {
             'order, as `event: log`, `id: <consensus_timestamp>-<index>`, `data: <the log item>`: first the backlog from the lower ' +
             '`timestamp` bound (`gt`/`gte`, at most live.maxBacklog back; default: the newest block), then each new block\'s logs once ' +
             'the importer committed it. `Last-Event-ID` (header) or `lastEventId` (query) resumes right after that event. A comment ' +
-            'line at least every live.heartbeatMs; a client that does not keep up gets a last `event: error` and is closed. Only the ' +
-            'topic filters, `timestamp` (one lower bound), `address` and `lastEventId` apply; 503 with Retry-After beyond ' +
-            'live.maxSubscribers streams.',
+            'line at least every live.heartbeatMs; a client that does not keep up gets a last `event: error` and is closed, one that ' +
+            'takes nothing for server.stallTimeout is cut. Only the topic filters, `timestamp` (one lower bound), `address` and ' +
+            '`lastEventId` apply; a `Last-Event-ID` after the newest block or beyond int64 is a 400; 429 or 503 with Retry-After ' +
+            'beyond the stream limits (streams.*, live.maxSubscribers). Opens with Indexed-Through; HEAD answers the headers alone.',
         },
       },
     },
