@@ -70,7 +70,7 @@ export const SERVICE_DEFAULTS: Tree = {
     /** Open streams of one client address; more get 429. 0: no limit. */
     maxPerClient: 32,
     /** Streams reading stored pages at once (NDJSON answers, live backlogs), per process; more get 503. */
-    maxReaders: 256,
+    maxReaders: 64,
     /** Page reads of those streams in flight at once, per process; the others wait their turn. */
     maxConcurrentReads: 4,
     /**
