@@ -15,7 +15,8 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { Encoded, toJson } from '../../format/json.ts';
 import { DatabaseUnavailableError } from '../../db/db.ts';
-import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
+import { parseQuery } from '../request/query.ts';
+import { rawPath, rawSearch } from '../request/target.ts';
 import { ClientError, errorBody, statusMessage } from '../request/errors.ts';
 import type { Page, RequestContext, Route } from '../route.ts';
 

@@ -25,7 +25,7 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
 import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './plugins/admission.ts';
 import { capConnections } from './plugins/connectionCap.ts';
-import { rawPath } from '../request/query.ts';
+import { rawPath } from '../request/target.ts';
 import { sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './vary.ts';

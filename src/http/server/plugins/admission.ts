@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
 import { errorBody } from '../../request/errors.ts';
+import { targetPath } from '../../request/target.ts';
 import { JSON_TYPE } from '../respond.ts';
 import { AdaptiveLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';
@@ -68,9 +69,8 @@ export interface Admission {
 }
 
 /** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
-const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?(?:\?|$)/i;
-const CONTRACTS = /^\/api\/v1\/contracts(?:[/?]|$)/i;
-const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?$/i;
+const CONTRACTS = /^\/api\/v1\/contracts(?:\/|$)/i;
 
 /** The shed answer, made once: its body, its headers (with Connection: close too), and as raw HTTP with Connection: close. */
 export function shedAnswer(vary: boolean) {
@@ -160,9 +160,8 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
 
   const front = (request: IncomingMessage, response: ServerResponse): boolean => {
-    const url = request.url ?? '';
-    // (a target in absolute form is routed by its path: so it is judged by it)
-    const path = url.charCodeAt(0) === 0x2f /* / */ ? url : url.replace(ABSOLUTE_FORM, '');
+    // the path the router routes by (that of a target in absolute form too)
+    const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
     const network = networkOf(request.headers);
     const now = performance.now();
