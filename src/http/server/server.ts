@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -25,6 +25,7 @@ import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
 import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './plugins/admission.ts';
 import { capConnections } from './plugins/connectionCap.ts';
+import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
 import { sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
@@ -158,9 +159,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     (source) => networkOf(source, logger || pino({ enabled: false }), VERSION, cacheFamily),
     { config, db },
   );
-  const nameOf = (headers: IncomingHttpHeaders) => served.of(headers)?.name;
+  const nameOf = (request: HostSource) => served.of(request)?.name;
 
-  registerAccessLog(app, served.named ? (request) => nameOf(request.headers) : undefined);
+  registerAccessLog(app, served.named ? (request) => nameOf(request.raw) : undefined);
   if (logger) for (const network of served.all) logDatabaseState(network.db, network.name ? logger.child({ network: network.name }) : logger);
   const drain = registerDrain(app);
   const underPressure = registerPressure(app, config.server);
@@ -176,8 +177,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   admit = admission({
     pressure,
     networks: [...admitted.values()],
-    networkOf: (headers) => {
-      const network = served.of(headers);
+    networkOf: (request) => {
+      const network = served.of(request);
       return network === undefined ? undefined : admitted.get(network);
     },
     underPressure,
@@ -199,9 +200,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
   const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
-  const observe = registerMetrics(app, served.all, (request) => nameOf(request.headers), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
+  const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
   if (cacheRegistries.length > 0) {
-    fastPathHits = fastPath({ config, cacheOf: (headers) => served.of(headers)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
+    fastPathHits = fastPath({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
   const answer = answering({ networks: served, streams, clock });

@@ -22,7 +22,7 @@
  * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
  * answers (drain.ts), and held answers are sent at once with `Connection: close`.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
@@ -48,7 +48,7 @@ export interface AdmissionOptions {
   pressure: ServerSettings['pressure'];
   networks: readonly AdmittedNetwork[];
   /** The network of a request (undefined: none, Fastify answers its 404). */
-  networkOf: (headers: IncomingHttpHeaders) => AdmittedNetwork | undefined;
+  networkOf: (request: IncomingMessage) => AdmittedNetwork | undefined;
   /** True while under-pressure's event-loop or heap bound is passed. */
   underPressure: () => boolean;
   draining: () => boolean;
@@ -163,7 +163,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     // the path the router routes by (that of a target in absolute form too)
     const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
-    const network = networkOf(request.headers);
+    const network = networkOf(request);
     const now = performance.now();
     if (underPressure()) return shed(response, 'underPressure', now);
     if (network === undefined) return false;
