@@ -20,6 +20,7 @@ import { type Network, type NetworkSource, Networks, networkOf } from './network
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
+import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
@@ -113,13 +114,18 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
+  /** Refuses a malformed Host before anything else, once the metrics exist (below). */
+  let refuseHost: FastPath | undefined;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
   let fastPathHits: FastPath | undefined;
   /** Sheds before routing (plugins/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
   answerBeforeRouting(
     app,
-    (request, response) => (fastPathHits !== undefined && fastPathHits(request, response)) || (admit !== undefined && admit.front(request, response)),
+    (request, response) =>
+      (refuseHost !== undefined && refuseHost(request, response)) ||
+      (fastPathHits !== undefined && fastPathHits(request, response)) ||
+      (admit !== undefined && admit.front(request, response)),
   );
   const { pressure } = config.server;
   capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
@@ -201,6 +207,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
   const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
   const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
+  refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
   if (cacheRegistries.length > 0) {
     fastPathHits = fastPath({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
