@@ -15,7 +15,8 @@ import { LocalTier } from '../../src/http/cache/localTier.ts';
 import { SettledMemo } from '../../src/http/cache/settled.ts';
 import { sanitizeUri } from '../../src/http/cache/redisTier.ts';
 import { ENTRY_OVERHEAD, UrlIdentities } from '../../src/http/cache/urlIdentities.ts';
-import { parseQuery, rawPath, rawSearch } from '../../src/http/request/query.ts';
+import { parseQuery } from '../../src/http/request/query.ts';
+import { rawPath, rawSearch } from '../../src/http/request/target.ts';
 import { testConfig } from '../support/app.ts';
 
 const NS = keyNamespace(testConfig(), '1.0.0');

@@ -143,6 +143,7 @@ test('includeHostInLink: a Host that is not hostname[:port] is never reflected; 
   assert.equal(await linkOf(false, { host: 'API.Example.com.' }), `http://API.Example.com.:5551${path}`);
   assert.equal(await linkOf(false, { host: '[::1]:5551' }), `http://[::1]:5551${path}`);
   assert.equal(await linkOf(false, { host: 'mirror_rest' }), `http://mirror_rest:5551${path}`);
+  // (app.inject skips the check before routing; over a socket such a Host is a 400: hostCheck.test.ts)
   for (const host of ['evil.com/<script>', 'a b', 'x"y', 'evil.com@good', 'good:80/path', '-bad-.com', 'a'.repeat(300)]) {
     assert.equal(await linkOf(false, { host }), path, `Host ${JSON.stringify(host)}: a relative link`);
   }

@@ -11,7 +11,7 @@ import type { Db } from '../../src/db/db.ts';
 import { createEmbeddedDb } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
-import { requestHost } from '../../src/http/server/networks.ts';
+import { hostLabel, requestHost } from '../../src/http/request/host.ts';
 import { appOn, testConfig } from '../support/app.ts';
 import { random } from '../support/random.ts';
 
@@ -54,11 +54,14 @@ test('networks.*: YAML-shaped keys and environment variables, each network its o
   }
 });
 
-test('the network of a host: its first label, the port and case aside; X-Forwarded-Host only behind a trusted proxy', () => {
-  assert.equal(requestHost({ host: 'TestNet.Example.org:8080' }, false), 'testnet.example.org');
-  assert.equal(requestHost({ host: 'localhost', 'x-forwarded-host': 'previewnet.example.org' }, false), 'localhost');
-  assert.equal(requestHost({ host: 'localhost', 'x-forwarded-host': 'previewnet.example.org, a' }, true), 'previewnet.example.org');
-  assert.equal(requestHost({}, false), '');
+test('the network of a host: its first label, the port and case aside; an absolute-form target\'s authority before Host; X-Forwarded-Host (its last value) only behind a trusted proxy', () => {
+  const labelOf = (url: string, headers: Record<string, string>, trustProxy = false) => hostLabel(requestHost({ url, headers }, trustProxy));
+  assert.equal(labelOf('/', { host: 'TestNet.Example.org:8080' }), 'testnet');
+  assert.equal(labelOf('http://PreviewNet.x:1/api', { host: 'testnet.x' }), 'previewnet');
+  assert.equal(labelOf('/', { host: 'localhost', 'x-forwarded-host': 'previewnet.example.org' }), 'localhost');
+  assert.equal(labelOf('/', { host: 'localhost', 'x-forwarded-host': 'a, previewnet.example.org' }, true), 'previewnet');
+  assert.equal(labelOf('http://testnet.x/', { host: 'localhost', 'x-forwarded-host': 'previewnet.example.org' }, true), 'previewnet');
+  assert.equal(requestHost({ headers: {} }, false), '');
 });
 
 let testnet: Db;

@@ -261,6 +261,7 @@ test('every request target form (RFC 9112 section 3.2): absolute form served by 
         ['DELETE', '*', 400, undefined],
         ['POST', 'http://any.host', 200, '/'],
         ['GET', 'http://any.host/api/v1/contracts/0.0.1001', 404, undefined],
+        ['GET', 'ftp://any.host/api/v1/accounts', 400, undefined], // no absolute form of this service's
       ];
       for (const [method, target, status, reached] of cases) {
         const before = upstream.seen.length;

@@ -125,3 +125,20 @@ export const getRequest = (path: string, headers: Record<string, string> = {}, m
   `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('')}\r\n`;
+
+/** The text of a request without a body with exactly these header lines, in order (no Host unless given). */
+export const rawRequest = (target: string, lines: ReadonlyArray<readonly [string, string]>, method = 'GET', version = '1.1'): string =>
+  `${method} ${target} HTTP/${version}\r\n${lines.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+
+/** Sends `text` on a connection of its own; the response and how the connection ended (or 'open'). */
+export async function exchangeRaw(port: number, text: string, head = false): Promise<RawResponse & { ended: 'open' | 'closed' | 'reset' }> {
+  const client = await RawConnection.open(port);
+  try {
+    client.write(text);
+    const response = await client.response(10_000, head);
+    const ended = response.headers.connection === 'close' ? await client.ended() : client.state;
+    return { ...response, ended };
+  } finally {
+    client.destroy();
+  }
+}

@@ -10,7 +10,8 @@
  * previous one and the one before is dropped, so about twice `maxBytes` are held (twice the
  * characters of URLs outside Latin-1), and a URL asked for in either generation stays.
  */
-import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
+import { parseQuery } from '../request/query.ts';
+import { rawPath, rawSearch } from '../request/target.ts';
 import { requestIdentity } from './key.ts';
 
 /** 512 KiB per generation: about 1,800 URLs of 100 characters each (3,600 in both, 1 MiB held). */

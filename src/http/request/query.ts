@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import parseurl from 'parseurl';
 import { type QsValue, parseQs } from './qsParse.ts';
 
 /** One query-string value as parsed by qs: a string, an array of strings, or an object (bracket syntax). */
@@ -57,37 +55,6 @@ export function parseQuery(search: string): ParsedQuery {
 }
 
 const isObject = (v: QueryValue): boolean => typeof v === 'object' && !Array.isArray(v);
-
-/**
- * Characters that make the reference's Express (parseurl) read a URL with Node's legacy
- * `url.parse` instead of splitting it at "?": whitespace, `#`, U+00A0 and U+FEFF. A raw client can
- * send `#` (a fragment) in a request target; the reference then drops the fragment and escapes a
- * few characters (`"`, `'`, `<`, `>`, `\`, `^`, backtick, `{`, `|`, `}`).
- */
-const LEGACY_PARSE = /[\t\n\f\r #\u00a0\ufeff]/;
-
-/** Path and query of a URL read by parseurl itself (the reference's reading), for a URL LEGACY_PARSE matches. */
-function legacyParts(url: string): { path: string; search: string } {
-  const parsed = parseurl({ url } as IncomingMessage);
-  const query = parsed?.query;
-  return { path: parsed?.pathname ?? '', search: typeof query === 'string' ? query : '' };
-}
-
-const readLegacy = (url: string): boolean => url.charCodeAt(0) === 0x2f /* / */ && LEGACY_PARSE.test(url);
-
-/** The part of a raw request URL after "?", or "", as the reference reads it. */
-export function rawSearch(url: string): string {
-  if (readLegacy(url)) return legacyParts(url).search;
-  const q = url.indexOf('?');
-  return q === -1 ? '' : url.slice(q + 1);
-}
-
-/** The path of a raw request URL as the client sent it (still percent-encoded), as the reference reads it. */
-export function rawPath(url: string): string {
-  if (readLegacy(url)) return legacyParts(url).path;
-  const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
-}
 
 /** A path segment as the reference's router decodes a parameter. */
 export function decodedSegment(segment: string): string {

@@ -8,7 +8,8 @@ import type { Config } from '../../config/config.ts';
 import { answerOf } from '../answer.ts';
 import { indexedThrough } from '../cache/pinned.ts';
 import { answerForm } from '../request/accept.ts';
-import { parseQuery, rawPath, rawSearch } from '../request/query.ts';
+import { parseQuery } from '../request/query.ts';
+import { rawPath, rawSearch } from '../request/target.ts';
 import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { leaveAdmission } from './plugins/admission.ts';
@@ -54,11 +55,12 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
   };
 
   return async (route, request, reply, url, path = rawPath(url)) => {
-    const network = networks.of(request.headers);
-    if (network === undefined) throw networks.unknown(request.headers);
+    const network = networks.of(request.raw);
+    if (network === undefined) throw networks.unknown(request.raw);
     const { config, db, cache, pinned } = network;
     const query = parseQuery(rawSearch(url));
-    const linkBase = config.response.includeHostInLink ? linkOrigin(request, config.port) : '';
+    // only the host that picked this network, and only with includeHostInLink
+    const linkBase = config.response.includeHostInLink ? linkOrigin(request.protocol, networks.hostOf(request.raw), config.port) : '';
     const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : config.headers.defaultCacheControl;
     const params = request.params as Record<string, string>;
     const context = { config, db, query, path, params, linkBase, now: clock };

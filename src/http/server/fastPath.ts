@@ -17,7 +17,7 @@
  * Anything else, and every miss, goes on to Fastify, which looks up the cache again. The request
  * gets the same id, access-log line and metrics as on the full path.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
@@ -32,13 +32,13 @@ import { answerForm } from '../request/accept.ts';
 export interface FastPathOptions {
   config: Config;
   /** The response cache of the request's network (none: the full path answers). */
-  cacheOf: (headers: IncomingHttpHeaders) => ResponseCache | undefined;
+  cacheOf: (request: IncomingMessage) => ResponseCache | undefined;
   logger: Logger | false;
   observe: RequestObserver;
   /** True while the process drains or sheds load: those requests take the full path. */
   refusing: () => boolean;
   /** The network of a request, where there are several (metrics and access line). */
-  networkOf?: (headers: IncomingHttpHeaders) => string | undefined;
+  networkOf?: (request: IncomingMessage) => string | undefined;
 }
 
 /** Sends the entry answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
@@ -58,7 +58,7 @@ export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf
     if (method !== 'GET' || url === undefined || url.charCodeAt(0) !== 0x2f /* / */ || headers['if-none-match'] !== undefined) return false;
     // a stream (an addition) is never a cached answer: one that may become one takes the full path
     if (refusing() || (config.additions.enabled && answerForm(headers.accept) !== 'json')) return false;
-    const cache = cacheOf(headers);
+    const cache = cacheOf(request);
     const entry = cache?.localHit(identities.of(url));
     if (entry === undefined) return false;
     const { answer, route } = entry;
@@ -86,7 +86,7 @@ export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf
     response.end(body);
 
     const ms = performance.now() - started;
-    const network = networkOf?.(headers);
+    const network = networkOf?.(request);
     if (logger) logAccessBeforeRouting(logger, id, method, url, answer.status, ms, network);
     observe(method, route, answer.status, ms / 1000, network);
     return true;

@@ -1,11 +1,11 @@
 /**
  * The networks a process serves (config networks.*, src/config/networks.ts): each with its own
  * configuration, database, response cache and Indexed-Through memo, so that nothing one network
- * computes can answer another's request. A request's network is the first label of its Host (with
- * server.trustProxy, of X-Forwarded-Host) when that is a network's name; any other host is the
- * default network's. A deployment without `networks` has one network, which every host reaches.
+ * computes can answer another's request. A request's network is the first label of the host it
+ * names (request/host.ts: an absolute-form target's authority, else Host; with server.trustProxy,
+ * X-Forwarded-Host) when that is a network's name; any other host is the default network's. A
+ * deployment without `networks` has one network, which every host reaches.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { isNetworkName } from '../../config/networks.ts';
@@ -14,6 +14,7 @@ import { type PinnedCompute, pinnedCompute } from '../cache/pinned.ts';
 import { type ResponseCache, createResponseCache } from '../cache/responseCache.ts';
 import type { CacheMetricsFamily } from '../cache/metrics.ts';
 import { ClientError } from '../request/errors.ts';
+import { type HostSource, hostLabel, requestHost } from '../request/host.ts';
 
 export interface Network {
   /** undefined: the one database of a deployment without `networks`. */
@@ -29,13 +30,6 @@ export interface NetworkSource {
   name: string;
   config: Config;
   db: Db;
-}
-
-/** The host a request names: Host, or with a trusted proxy its X-Forwarded-Host; lower case, without the port. */
-export function requestHost(headers: IncomingHttpHeaders, trustProxy: boolean): string {
-  const forwarded = trustProxy ? headers['x-forwarded-host'] : undefined;
-  const host = (typeof forwarded === 'string' && forwarded !== '' ? forwarded.split(',')[0]! : (headers.host ?? '')).trim().toLowerCase();
-  return host.startsWith('[') ? host : host.split(':')[0]!;
 }
 
 export class Networks {
@@ -65,17 +59,22 @@ export class Networks {
     return this.byName.size > 0;
   }
 
+  /** The host a request names (the one its network and its links' origin are read from). */
+  hostOf(request: HostSource): string {
+    return requestHost(request, this.trustProxy);
+  }
+
   /** The network of a request; undefined when its host names a network not served here, or none without a default. */
-  of(headers: IncomingHttpHeaders): Network | undefined {
+  of(request: HostSource): Network | undefined {
     if (!this.named) return this.fallback;
-    const label = requestHost(headers, this.trustProxy).split('.')[0]!;
+    const label = hostLabel(this.hostOf(request));
     if (isNetworkName(label)) return this.byName.get(label);
     return this.fallback;
   }
 
   /** The 404 of a request whose host reaches no network served here (never another network's data). */
-  unknown(headers: IncomingHttpHeaders): ClientError {
-    const label = requestHost(headers, this.trustProxy).split('.')[0]!;
+  unknown(request: HostSource): ClientError {
+    const label = hostLabel(this.hostOf(request));
     const served = [...this.byName.keys()].join(', ');
     const what = isNetworkName(label) ? `Network ${label} is not served here` : 'The host names no network and there is no default network';
     return new ClientError(404, `${what}; the networks served: ${served}`);

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -22,12 +22,14 @@ import { type Network, type NetworkSource, Networks, networkOf } from './network
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
 import { type FastPath, fastPath } from './fastPath.ts';
+import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
 import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './plugins/admission.ts';
 import { capConnections } from './plugins/connectionCap.ts';
-import { rawPath } from '../request/query.ts';
+import type { HostSource } from '../request/host.ts';
+import { rawPath } from '../request/target.ts';
 import { sendError } from './respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './vary.ts';
@@ -114,13 +116,18 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
+  /** Refuses a malformed Host before anything else, once the metrics exist (below). */
+  let refuseHost: FastPath | undefined;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
   let fastPathHits: FastPath | undefined;
   /** Sheds before routing (plugins/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
   answerBeforeRouting(
     app,
-    (request, response) => (fastPathHits !== undefined && fastPathHits(request, response)) || (admit !== undefined && admit.front(request, response)),
+    (request, response) =>
+      (refuseHost !== undefined && refuseHost(request, response)) ||
+      (fastPathHits !== undefined && fastPathHits(request, response)) ||
+      (admit !== undefined && admit.front(request, response)),
   );
   const { pressure } = config.server;
   capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
@@ -160,9 +167,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     (source) => networkOf(source, logger || pino({ enabled: false }), VERSION, cacheFamily),
     { config, db },
   );
-  const nameOf = (headers: IncomingHttpHeaders) => served.of(headers)?.name;
+  const nameOf = (request: HostSource) => served.of(request)?.name;
 
-  registerAccessLog(app, served.named ? (request) => nameOf(request.headers) : undefined);
+  registerAccessLog(app, served.named ? (request) => nameOf(request.raw) : undefined);
   if (logger) for (const network of served.all) logDatabaseState(network.db, network.name ? logger.child({ network: network.name }) : logger);
   const drain = registerDrain(app);
   const underPressure = registerPressure(app, config.server);
@@ -178,8 +185,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   admit = admission({
     pressure,
     networks: [...admitted.values()],
-    networkOf: (headers) => {
-      const network = served.of(headers);
+    networkOf: (request) => {
+      const network = served.of(request);
       return network === undefined ? undefined : admitted.get(network);
     },
     underPressure,
@@ -205,9 +212,10 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
   const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
-  const observe = registerMetrics(app, served.all, (request) => nameOf(request.headers), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
+  const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
+  refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
   if (cacheRegistries.length > 0) {
-    fastPathHits = fastPath({ config, cacheOf: (headers) => served.of(headers)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
+    fastPathHits = fastPath({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
   const answer = answering({ networks: served, streams, limits, clock });

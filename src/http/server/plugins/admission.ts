@@ -26,11 +26,12 @@
  * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
  * answers (drain.ts), and held answers are sent at once with `Connection: close`.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
 import { errorBody } from '../../request/errors.ts';
+import { targetPath } from '../../request/target.ts';
 import { JSON_TYPE } from '../respond.ts';
 import { AdaptiveLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';
@@ -51,7 +52,7 @@ export interface AdmissionOptions {
   pressure: ServerSettings['pressure'];
   networks: readonly AdmittedNetwork[];
   /** The network of a request (undefined: none, Fastify answers its 404). */
-  networkOf: (headers: IncomingHttpHeaders) => AdmittedNetwork | undefined;
+  networkOf: (request: IncomingMessage) => AdmittedNetwork | undefined;
   /** True while under-pressure's event-loop or heap bound is passed. */
   underPressure: () => boolean;
   draining: () => boolean;
@@ -80,9 +81,8 @@ export function leaveAdmission(request: IncomingMessage): void {
 }
 
 /** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
-const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?(?:\?|$)/i;
-const CONTRACTS = /^\/api\/v1\/contracts(?:[/?]|$)/i;
-const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?$/i;
+const CONTRACTS = /^\/api\/v1\/contracts(?:\/|$)/i;
 
 /** The shed answer, made once: its body, its headers (with Connection: close too), and as raw HTTP with Connection: close. */
 export function shedAnswer(vary: boolean) {
@@ -172,11 +172,10 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
 
   const front = (request: IncomingMessage, response: ServerResponse): boolean => {
-    const url = request.url ?? '';
-    // (a target in absolute form is routed by its path: so it is judged by it)
-    const path = url.charCodeAt(0) === 0x2f /* / */ ? url : url.replace(ABSOLUTE_FORM, '');
+    // the path the router routes by (that of a target in absolute form too)
+    const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
-    const network = networkOf(request.headers);
+    const network = networkOf(request);
     const now = performance.now();
     if (underPressure()) return shed(response, 'underPressure', now);
     if (network === undefined) return false;

@@ -11,6 +11,7 @@ import replyFrom from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../../../config/config.ts';
+import { targetPath } from '../../request/target.ts';
 import { sendError } from '../respond.ts';
 
 type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
@@ -24,25 +25,6 @@ const BODY_HEADERS = ['content-length', 'transfer-encoding'] as const;
  * undici refuses a request with `Upgrade` or `Expect`, and passing them on answered 502.
  */
 const HOP_HEADERS = ['upgrade', 'expect', 'te', 'keep-alive', 'proxy-connection'] as const;
-
-/** The scheme and authority of a request target in absolute form (`http://host:port`). */
-const ABSOLUTE_FORM = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
-
-/**
- * The path of a request target (without its query): as it came in origin form (`/...`, `//...`
- * included); the path of a target in absolute form (RFC 9112 section 3.2.2: servers accept it),
- * `/` when it has none; undefined for the asterisk form and anything else, which no upstream path
- * can stand for.
- */
-export function targetPath(target: string): string | undefined {
-  const query = target.indexOf('?');
-  const beforeQuery = query < 0 ? target : target.slice(0, query);
-  if (beforeQuery.startsWith('/')) return beforeQuery;
-  const absolute = ABSOLUTE_FORM.exec(beforeQuery);
-  if (absolute === null) return undefined;
-  const path = beforeQuery.slice(absolute[0].length);
-  return path.startsWith('/') ? path : `/${path}`;
-}
 
 /** The upstream's reachability, logged once per change. */
 class UpstreamState {
