@@ -16,7 +16,9 @@
  *    how the server answered it) and never reads again. After --settle seconds the mix runs again
  *    for --duration seconds: the mix under attack.
  * 3. The hostile clients stay open until --hold seconds after they opened, or until the server has
- *    closed every one. Then they close, and --after seconds later the server's RSS is sampled again
+ *    closed every one; past --hold (at most --max-stall s more) while an open stream has gone 20 s
+ *    to --max-stall s without progress, so that it is judged (a live stream's heartbeats, every 15 s,
+ *    are progress). Then they close, and --after seconds later the server's RSS is sampled again
  *    and the server must answer liveness and a mix URL as usual.
  *
  * How a hostile connection is followed without reading from it. Reading is what a stalled server
@@ -62,6 +64,7 @@ import {
   HOSTILE_KINDS,
   HOSTILE_USAGE,
   type HostileOptions,
+  awaitingJudgement,
   type KindSummary,
   type MixNumbers,
   type NewestLog,
@@ -299,15 +302,23 @@ async function main(): Promise<void> {
     let openedAt = 0;
     await phase('settle', async () => {
       openedAt = performance.now();
-      await clients.open();
+      // a connection the server's backlog does not take yet keeps trying; the measurement goes on
+      const opening = clients.open();
       clients.watch(o.probeMs);
+      await Promise.race([opening, sleep(o.settle * 1000)]);
       await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
     });
     scrapes.push(['hostile open', await scrape(o.base)]);
     const attackLoad: LoadResult = await phase('under attack', () => runLoad(o.base, paths, o.connections, o.duration, mix));
     scrapes.push(['after attack', await scrape(o.base)]);
     await phase('hold', async () => {
-      while (performance.now() - openedAt < o.hold * 1000 && !clients.settled()) await sleep(Math.min(o.probeMs, o.hold * 1000 - (performance.now() - openedAt)));
+      // until --hold, or every connection closed; past --hold while a stream is not judged yet
+      const held = () => performance.now() - openedAt;
+      for (;;) {
+        if (clients.settled()) break;
+        if (held() >= o.hold * 1000 && (held() >= (o.hold + o.maxStall) * 1000 || awaitingJudgement(clients.tracks, performance.now(), o.maxStall) === 0)) break;
+        await sleep(o.probeMs);
+      }
     });
     const holdEnd = performance.now();
     clients.look(holdEnd);
@@ -335,6 +346,8 @@ async function main(): Promise<void> {
     const v = verdict(measured, o);
 
     const out = [printMix(alone, attack, o, v), printHostile(kinds, o, specsText)];
+    const unjudged = awaitingJudgement(clients.tracks, holdEnd, o.maxStall);
+    if (unjudged > 0) out.push(`note: ${unjudged} open streams had gone 20 to ${o.maxStall} s without progress when the hold ended: not judged (a longer --hold judges them)`);
     const backlog = clients.tracks.filter((t) => t.kind === 'events-backlog');
     if (backlog.length > 0 && backlog.every((t) => t.head?.status === 400)) {
       out.push('note: every backlog request was answered 400: the server takes a start at most live.maxBacklog (7 days) before its clock; ' +

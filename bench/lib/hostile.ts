@@ -37,7 +37,8 @@ them, and how the server deals with those clients (see bench/README.md, "Hostile
                          instead of all from 127.0.0.1
   --settle S             seconds between opening the hostile clients and measuring the mix  (default 5)
   --hold S               seconds the hostile clients stay open (from their opening; ends earlier once
-                         the server has closed every one)                                  (default 75)
+                         the server has closed every one; goes on, at most --max-stall s more, while
+                         an open stream has gone 20 s to --max-stall s without progress)   (default 75)
   --after S              seconds after the hostile clients are gone before the last RSS sample (default 10)
   --probe-ms MS          how often the hostile connections are looked at                  (default 1000)
   --sample-ms MS         CPU/RSS sampling interval                                          (default 500)
@@ -427,6 +428,20 @@ export function fateOk(fate: Fate, maxStallS: number): boolean {
     case 'no connection':
       return true;
   }
+}
+
+/** Seconds without progress below which an open stream counts as progressing (a live stream's heartbeat is every 15 s). */
+export const PROGRESSING_S = 20;
+
+/**
+ * The open streams not judged yet at `now`: without progress for between PROGRESSING_S and
+ * `maxStallS` seconds, they may still be closed in time or become late. The hold waits for them.
+ */
+export function awaitingJudgement(tracks: readonly Track[], now: number, maxStallS: number): number {
+  return tracks.filter((t) => {
+    const fate = fateOf(t, now);
+    return fate.fate === 'open' && fate.stalledS >= PROGRESSING_S && fate.stalledS <= maxStallS;
+  }).length;
 }
 
 /** How the server answered: the status code, `no answer` or `no connection`. */

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   type HostileOptions,
+  awaitingJudgement,
   type KindSummary,
   type MixNumbers,
   type Track,
@@ -209,6 +210,17 @@ test('a connection the server has not accepted yet is open; a reset or a FIN fro
   released.released = true;
   observe(released, sockets(undefined, undefined), 5000);
   assert.equal(released.closedAt, undefined);
+});
+
+test('the streams a hold waits for: open and 20 s to the bound without progress', () => {
+  const at = (lastProgressAt: number) => Object.assign(connected(), { lastProgressAt });
+  const closed = Object.assign(at(0), { closedAt: 10_000 });
+  const tracks = [at(0), at(50_000), at(55_000), closed];
+  // at 70 s: 70 s (late: judged), 20 s (waited for), 15 s (progressing, a heartbeat's distance)
+  assert.equal(awaitingJudgement(tracks, 70_000, 60), 1);
+  assert.equal(awaitingJudgement(tracks, 75_000, 60), 2);
+  assert.equal(awaitingJudgement(tracks, 112_000, 60), 1);
+  assert.equal(awaitingJudgement(tracks, 130_000, 60), 0);
 });
 
 test('whole answers are not judged as stalls; per kind: answers, closes, stalls, late ones', () => {
