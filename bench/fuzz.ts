@@ -13,14 +13,21 @@
  * 503 `Service unavailable` (database unavailable, shutdown, shedding) and every request got an
  * answer. With --upstream the service runs with upstream.url set to a loopback server of this script
  * (every path not served here is passed on to it and answered 200).
+ *
+ * Beside them, --slow readers (bench/lib/slowReader.ts, issue 44) send requests with big answers
+ * (whole listings as NDJSON, event streams, pages; some fuzzed ones) each on a connection of its own,
+ * read the answer a few bytes per interval or not at all after the first read, and disconnect midway
+ * (50 ms to 3 s after sending); what they saw is printed, and the check above must hold meanwhile:
+ * slow readers must not keep the server from answering everyone else.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
-import { type FuzzRequest, fuzzRequests, isolated, serialize } from './lib/fuzzInput.ts';
+import { type FuzzRequest, fuzzRequests, isolated, serialize, slowReads } from './lib/fuzzInput.ts';
 import { RawClient } from './lib/rawClient.ts';
+import { type SlowSummary, describeSlow, runSlowReaders } from './lib/slowReader.ts';
 import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
 import { ENDPOINTS, type Endpoint, classify } from './lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
@@ -34,10 +41,12 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
   --base URL         fuzz a server that is already running instead (on DATABASE_URL's data)
   --upstream         serve with upstream.url: a loopback server of this script's that answers
                      200 to every request passed on to it (the paths not served here)
-  --timeout MS       time to wait for an answer                                      (default 30000)`;
+  --timeout MS       time to wait for an answer                                      (default 30000)
+  --slow N           slow readers beside the connections (a few bytes per interval or nothing
+                     after the first read, disconnecting midway); 0: none                (default 4)`;
 
 const fail: Fail = usageFailure(USAGE);
-const { positiveInteger } = numberOptions(fail);
+const { positiveInteger, integerAtLeast } = numberOptions(fail);
 
 const show = (r: FuzzRequest) => `${JSON.stringify(r.method)} ${JSON.stringify(r.target.length > 300 ? `${r.target.slice(0, 300)}...` : r.target)}` +
   ` headers ${JSON.stringify(r.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}...` : v}`))}`;
@@ -57,6 +66,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       base: { type: 'string' },
       timeout: { type: 'string' },
+      slow: { type: 'string' },
       upstream: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -71,6 +81,7 @@ async function main(): Promise<void> {
   const connections = positiveInteger('connections', values.connections, 16);
   const seed = positiveInteger('seed', values.seed, 1);
   const timeout = positiveInteger('timeout', values.timeout, 30_000);
+  const slowReaders = integerAtLeast('slow', values.slow, 4, 0);
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
     await client.end();
   }
   const routes = new Set(urls.map(classify));
-  process.stdout.write(`fuzz: ${count} requests from ${urls.length} sampled URLs over ${routes.size} routes, ${connections} connections, seed ${seed}\n`);
+  process.stdout.write(`fuzz: ${count} requests from ${urls.length} sampled URLs over ${routes.size} routes, ${connections} connections, ${slowReaders} slow readers, seed ${seed}\n`);
   if (routes.size < ENDPOINTS.length) process.stderr.write(`warning: the database gave URLs of ${routes.size} routes only\n`);
 
   let server: StartedServer | undefined;
@@ -140,8 +151,12 @@ async function main(): Promise<void> {
     }
     raw.close();
   };
+  let slow: SlowSummary | undefined;
   try {
-    await Promise.all(Array.from({ length: connections }, worker));
+    const working = Promise.all(Array.from({ length: connections }, worker));
+    const reading = runSlowReaders(Number(port), hostname, slowReads(urls, `${hostname}:${port}`, seed), slowReaders, working);
+    await working;
+    slow = await reading;
   } finally {
     if (server) process.stderr.write(`server: ${await server.stop()}\n`);
     upstream?.closeAllConnections();
@@ -162,6 +177,7 @@ async function main(): Promise<void> {
       `documented 503: ${documented503}; other 5xx: ${serverErrors.length}; no answer: ${unansweredCount}` +
       `${upstream ? `; passed on to the upstream: ${passedOn}` : ''}\n`,
   );
+  if (slow) process.stdout.write(`beside them: ${describeSlow(slow)}\n`);
   for (const [error, n] of errors) process.stdout.write(`  no answer, ${n}x: ${error}\n`);
   for (const line of unanswered.slice(0, 10)) process.stdout.write(`  e.g. ${line}\n`);
   for (const line of serverErrors) process.stdout.write(`  5xx: ${line}\n`);

@@ -5,8 +5,11 @@
  * test/logs and test/results, repeated, long, broken separators), its method, its headers
  * (encodings, conditionals, CORS, forwarding, oversized, non-ASCII) and its framing (bodies, chunked,
  * bare LF, HTTP/1.0, the absolute and asterisk forms and `//` paths). Seeded: the same seed gives the same requests.
+ * And the slow readers' requests (bench/lib/slowReader.ts): big answers read a few bytes at a time or
+ * not at all, disconnected midway.
  */
 import fc from 'fast-check';
+import type { SlowPlan, SlowRead } from './slowReader.ts';
 
 export interface FuzzRequest {
   method: string;
@@ -178,6 +181,47 @@ export function* fuzzRequests(urls: readonly string[], host: string, seed: numbe
   for (let done = 0, batch = 0; done < count; batch++) {
     const n = Math.min(1000, count - done);
     yield* fc.sample(arbitrary, { seed: seed * 100_003 + batch, numRuns: n });
+    done += n;
+  }
+}
+
+/** How a slow reader reads: a few bytes per interval, or nothing after its first read; and when it disconnects. */
+const SLOW_PLAN: fc.Arbitrary<SlowPlan> = fc.record({
+  mode: fc.constantFrom<SlowPlan['mode']>('trickle', 'stall'),
+  bytes: fc.integer({ min: 1, max: 64 }),
+  intervalMs: fc.integer({ min: 10, max: 200 }),
+  disconnectAfterMs: fc.integer({ min: 50, max: 3000 }),
+});
+
+/**
+ * A slow reader's request: mostly a valid URL (a big answer: a whole listing as NDJSON, a live or
+ * resumed event stream of the logs routes, a page, compressed or not), else a fuzzed request.
+ */
+export function slowRead(urls: readonly string[], host: string): fc.Arbitrary<SlowRead> {
+  const streamed = fc
+    .record({
+      target: fc.constantFrom(...urls),
+      accept: fc.constantFrom<string | undefined>(undefined, 'application/json', 'application/x-ndjson', 'application/x-ndjson', 'text/event-stream', 'text/event-stream'),
+      encoding: fc.constantFrom<string | undefined>(undefined, undefined, 'gzip', 'br'),
+      lastEventId: fc.option(fc.constantFrom('0-0', '1-0'), { freq: 4, nil: undefined }),
+    })
+    .map(({ target, accept, encoding, lastEventId }): FuzzRequest => {
+      const headers: Array<[string, string]> = [['Host', host]];
+      if (accept) headers.push(['Accept', accept]);
+      if (encoding) headers.push(['Accept-Encoding', encoding]);
+      if (lastEventId && accept === 'text/event-stream') headers.push(['Last-Event-ID', lastEventId]);
+      return { method: 'GET', target, headers, version: 'HTTP/1.1', lineEnd: '\r\n' };
+    });
+  const request = fc.oneof({ weight: 3, arbitrary: streamed }, { weight: 1, arbitrary: fuzzRequest(urls, host) });
+  return fc.record({ request, plan: SLOW_PLAN });
+}
+
+/** Slow reads from `seed`, `count` of them (by default without end), in batches as fuzzRequests. */
+export function* slowReads(urls: readonly string[], host: string, seed: number, count = Infinity): Generator<SlowRead> {
+  const arbitrary = slowRead(urls, host);
+  for (let done = 0, batch = 0; done < count; batch++) {
+    const n = Math.min(100, count - done);
+    yield* fc.sample(arbitrary, { seed: seed * 100_003 + 7_000_000 + batch, numRuns: n });
     done += n;
   }
 }

@@ -1,14 +1,16 @@
 /**
  * The fuzzer's requests (bench/lib/fuzzInput.ts) as a property test at a smaller count than
  * `npm run fuzz`: built on valid URLs of all ten routes sampled from a demo network, sent over raw
- * sockets to the app listening on a port; every request gets an answer and none is a 5xx. The
- * generator is seeded: the same seed gives the same requests.
+ * sockets to the app listening on a port; every request gets an answer and none is a 5xx, also while
+ * slow readers (bench/lib/slowReader.ts) read big answers a few bytes at a time or not at all and
+ * disconnect midway. The generators are seeded: the same seed gives the same requests.
  */
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { fuzzRequests, serialize } from '../../bench/lib/fuzzInput.ts';
+import { fuzzRequests, serialize, slowReads } from '../../bench/lib/fuzzInput.ts';
+import { runSlowReaders } from '../../bench/lib/slowReader.ts';
 import { ENDPOINTS, classify } from '../../bench/lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from '../../bench/lib/workload.ts';
 import type { Db } from '../../src/db/db.ts';
@@ -40,6 +42,9 @@ test('the fuzzer is seeded: the same seed, the same requests; another seed, othe
   const take = (seed: number) => [...fuzzRequests(urls, 'h:1', seed, 1200)].map((r) => serialize(r).toString('latin1'));
   assert.deepEqual(take(7), take(7));
   assert.notDeepEqual(take(7), take(8));
+  const slow = (seed: number) => [...slowReads(urls, 'h:1', seed, 250)].map(({ request, plan }) => `${serialize(request).toString('latin1')} ${JSON.stringify(plan)}`);
+  assert.deepEqual(slow(7), slow(7));
+  assert.notDeepEqual(slow(7), slow(8));
 });
 
 test('fuzzed requests over all ten routes: every one answered, no 5xx', { timeout: 300_000 }, async () => {
@@ -49,4 +54,21 @@ test('fuzzed requests over all ten routes: every one answered, no 5xx', { timeou
   assert.deepEqual(failures, []);
   // the mix reaches the handlers and the framework's own answers alike
   for (const status of [200, 400, 404]) assert.ok((statuses.get(status) ?? 0) > 20, `${status}: ${JSON.stringify([...statuses])}`);
+});
+
+test('slow readers beside the fuzzed requests: every other request still answered, no 5xx', { timeout: 300_000 }, async () => {
+  const host = `127.0.0.1:${port}`;
+  const seed = Number(process.env.FUZZ_SEED ?? 1);
+  const requests = [...fuzzRequests(urls, host, seed + 1, 600)];
+  const sending = sendFuzzed(port, requests);
+  // a fixed number of slow reads (not as many as fit in the time the others take): 4 at a time
+  const reading = runSlowReaders(port, '127.0.0.1', slowReads(urls, host, seed, 12), 4, new Promise(() => {}));
+  const [{ failures, statuses }, slow] = await Promise.all([sending, reading]);
+  assert.deepEqual(failures, []);
+  assert.ok((statuses.get(200) ?? 0) > 20, JSON.stringify([...statuses]));
+  // the slow readers were there the whole time: answered (a status line came), and disconnected midway
+  const summary = JSON.stringify({ ended: [...slow.ended], statuses: [...slow.statuses] });
+  assert.equal(slow.reads, 12, summary);
+  assert.ok((slow.statuses.get('200') ?? 0) > 0, summary);
+  assert.ok((slow.ended.get('disconnected') ?? 0) > 0, summary);
 });

@@ -1,0 +1,393 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Hostile clients (issue 44, item 2): can streamed answers be turned against the service?
+ *
+ *   npx tsx bench/hostile.ts --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5553 \
+ *     [--pid N | --start "CMD"] [--ndjson 80] [--events 40] [--spread] [--json out.json]
+ *
+ * 1. The bench mix (--url-file, autocannon as bench/run.ts: bench/lib/mixLoad.ts) at --connections
+ *    (16) for --duration seconds after --warmup: the mix alone.
+ * 2. Then H hostile clients open (bench/lib/hostileClient.ts): --ndjson N clients asking for a whole
+ *    logs listing as NDJSON (by default every contract's logs over the 7 days before the newest log:
+ *    millions of lines) and --events M event-stream clients of the logs routes, half of them with a
+ *    backlog (a Last-Event-ID or `timestamp=gte:` --backlog-hours before the newest log) and half
+ *    live. Each sends its request on a raw socket, from 127.0.0.1 or, with --spread, from
+ *    127.0.0.2..127.0.0.254 in turn, reads at most 1 KB once (the status line, mostly the headers:
+ *    how the server answered it) and never reads again. After --settle seconds the mix runs again
+ *    for --duration seconds: the mix under attack.
+ * 3. The hostile clients stay open until --hold seconds after they opened, or until the server has
+ *    closed every one; past --hold (at most --max-stall s more) while an open stream has gone 20 s
+ *    to --max-stall s without progress, so that it is judged (a live stream's heartbeats, every 15 s,
+ *    are progress). Then they close, and --after seconds later the server's RSS is sampled again
+ *    and the server must answer liveness and a mix URL as usual.
+ *
+ * How a hostile connection is followed without reading from it. Reading is what a stalled server
+ * waits for, so the client side never reads after its first kilobyte; instead, every --probe-ms the
+ * script reads the kernel's own table of TCP sockets (/proc/net/tcp and tcp6; both ends of a
+ * loopback connection are in it) and, per connection:
+ * - progress: the bytes that reached the client, those it read plus its receive queue (rx_queue of
+ *   the client's end), growing. The server's writes progress exactly while the client's kernel
+ *   accepts bytes; once its receive buffer is full the window is zero and nothing moves. The last
+ *   progress is the first look at which the count had its final value (to within one probe);
+ * - closed by the server: the server's end is no longer ESTABLISHED (close() moves it to FIN_WAIT1
+ *   at once, even when its unsent bytes keep the FIN itself queued behind a zero window), or no
+ *   process holds it any more (inode 0), or it is gone (a reset), or the client's end is in
+ *   CLOSE_WAIT (the FIN came). Seen at the first look after it happened (to within one probe).
+ * Answers that came whole (a refusal, 400, 429, 503 with a Content-Length) are not judged against
+ * --max-stall: nothing was left to write; whether the server then closed them is reported.
+ * Sound on Linux for a server on this host (loopback only); the alternative of resuming the socket
+ * for a moment would itself be the progress that resets a stall timer.
+ *
+ * The client's receive buffer: Node cannot set SO_RCVBUF on a TCP socket. A socket that never reads
+ * keeps the kernel's initial buffer (net.ipv4.tcp_rmem's default, printed; 128 KB usually), as
+ * receive-buffer autotuning grows it only for an application that reads. So each client holds about
+ * that much, and the rest of what the server writes waits in the server's kernel send queue (printed
+ * as the server's queued bytes: kernel memory, not in the RSS) and then in the server process.
+ *
+ * Targets (issue 44), exit code 1 when one is missed: the mix's good answers per second (those with
+ * their URL's pre-flight status) under attack at least --min-throughput (90 %) of alone, its p99 at
+ * most --max-p99-ratio (1.5) times alone's (a timeout counts as an answer taking the timeout); the
+ * server's RSS below --max-rss (400 MB) throughout; every hostile stream closed by the server within
+ * --max-stall (60) s of its last progress (or still progressing); RSS --after seconds after the
+ * hostile clients are gone at most --max-rss-change (10 %) above RSS just before they came (after the
+ * mix alone, so that the warm-up's growth is not counted; less is fine: memory given back); the
+ * server answers as usual afterwards.
+ * The server's /metrics lines for shedding, stalls and streams are printed where the build has them.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Fail, usageFailure } from './lib/cli.ts';
+import {
+  EXPECTED_METRICS,
+  HOSTILE_KINDS,
+  HOSTILE_USAGE,
+  type HostileOptions,
+  awaitingJudgement,
+  type KindSummary,
+  type MixNumbers,
+  type NewestLog,
+  fateOf,
+  hostileSpecs,
+  hostileTargets,
+  mixNumbers,
+  parseHostileOptions,
+  summarizeKind,
+  verdict,
+  watchedMetrics,
+} from './lib/hostile.ts';
+import { HostileClients } from './lib/hostileClient.ts';
+import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
+import { ProcessSampler, type ProcessReport, processExists, sampleTree } from './lib/proc.ts';
+import { type StartedServer, startServer } from './lib/server.ts';
+import { listenerPid } from './lib/tcpTable.ts';
+import { readUrlFile } from './lib/urls.ts';
+
+const fail: Fail = usageFailure(HOSTILE_USAGE);
+
+const f0 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(0) : '-');
+const f1 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(1) : '-');
+
+function table(rows: string[][], leftColumns: number[] = [0]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const cell = (text: string, c: number) => (leftColumns.includes(c) ? text.padEnd(widths[c]!) : text.padStart(widths[c]!));
+  return rows.map((r) => r.map(cell).join('  ').trimEnd()).join('\n');
+}
+
+/** The newest log (its timestamp and contract), the anchor of the default hostile URLs. */
+async function newestLog(base: URL): Promise<NewestLog> {
+  const response = await fetch(new URL('/api/v1/contracts/results/logs?limit=1', base), { signal: AbortSignal.timeout(30_000) });
+  const body = (await response.json()) as { logs?: Array<{ timestamp?: string; contract_id?: string }> };
+  const log = body.logs?.[0];
+  if (response.status !== 200 || !log?.timestamp || !log.contract_id) {
+    throw new Error(`no newest log from /api/v1/contracts/results/logs?limit=1 (HTTP ${response.status}): the database needs logs`);
+  }
+  return { timestamp: log.timestamp, contractId: log.contract_id };
+}
+
+/** The watched metric lines, or undefined when /metrics does not answer within 5 s. */
+async function scrape(base: URL): Promise<Map<string, number> | undefined> {
+  try {
+    const response = await fetch(new URL('/metrics', base), { signal: AbortSignal.timeout(5000) });
+    const text = await response.text();
+    return response.ok ? watchedMetrics(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answersAsUsual(base: URL, path: string, status: number | null): Promise<boolean> {
+  const get = async (url: URL) => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  const until = Date.now() + 5000;
+  while (Date.now() < until) {
+    try {
+      if ((await get(new URL('/health/liveness', base))) === 200 && (await get(new URL(path, base))) === (status ?? 200)) return true;
+    } catch {
+      /* tried again */
+    }
+    await sleep(200);
+  }
+  return false;
+}
+
+interface Phase {
+  name: string;
+  /** s since the sampler started */
+  from: number;
+  to: number;
+}
+
+function tcpRmemDefault(): string {
+  try {
+    const [, initial] = readFileSync('/proc/sys/net/ipv4/tcp_rmem', 'utf8').trim().split(/\s+/);
+    return `${Math.round(Number(initial) / 1024)} KB`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function printMix(alone: MixNumbers, attack: MixNumbers, o: HostileOptions, v: ReturnType<typeof verdict>): string {
+  const statuses = (m: MixNumbers) => Object.entries(m.statuses).map(([k, n]) => `${k}: ${n}`).join(', ');
+  const row = (name: string, m: MixNumbers) => [name, f0(m.goodPerS), f0(m.answersPerS), f1(m.p50), f1(m.p99), f1(m.max), String(m.statuses['503'] ?? 0), String(m.timeouts), String(m.errors), statuses(m)];
+  return [
+    `\n== the mix: ${o.connections} connections, ${o.duration} s each`,
+    table([['', 'good/s', 'answers/s', 'p50 ms', 'p99 ms', 'max ms', '503', 'timeouts', 'errors', 'statuses'], row('alone', alone), row('under attack', attack)], [0, 9]),
+    `under attack / alone: good answers ${f0(100 * v.throughputRatio)} % (target >= ${f0(100 * o.minThroughput)} %), p99 ${v.p99Ratio.toFixed(2)}x (target <= ${o.maxP99Ratio}x)`,
+  ].join('\n');
+}
+
+function printHostile(kinds: KindSummary[], o: HostileOptions, specsText: string): string {
+  const answers = (k: KindSummary) => Object.entries(k.answers).map(([s, n]) => `${s} x${n}`).join(', ');
+  const rows = [['kind', 'clients', 'answers', 'Retry-After', 'status line p50/max ms', 'closed (max s after progress)', 'open (max s stalled)', 'whole answers (closed)', 'late', 'bytes received', 'server queued']];
+  for (const k of kinds) {
+    if (k.clients === 0) continue;
+    rows.push([
+      k.kind, String(k.clients), answers(k), String(k.retryAfter), `${f0(k.headMs.p50)}/${f0(k.headMs.max)}`,
+      k.closed ? `${k.closed} (${f1(k.closedAfterMaxS)})` : '0', k.open ? `${k.open} (${f1(k.openStalledMaxS)})` : '0',
+      `${k.answered} (${k.answeredClosed})`, String(k.late), `${(k.receivedBytes / 1e6).toFixed(1)} MB`, `${(k.serverQueuedBytes / 1e6).toFixed(1)} MB`,
+    ]);
+  }
+  return [
+    `\n== hostile clients (${specsText}); a stream counts late when not closed within ${o.maxStall} s of its last progress`,
+    table(rows, [0, 2]),
+  ].join('\n');
+}
+
+function printServer(report: ProcessReport | undefined, phases: Phase[], rssBefore: number | undefined, rssAfter: number | undefined, o: HostileOptions, v: ReturnType<typeof verdict>): string {
+  if (!report) return '\n== server: no process to sample (give --pid): RSS and CPU not measured';
+  const rows = [['phase', 'seconds', 'RSS start MB', 'max MB', 'end MB', 'CPU % of a core', 'RSS every 5 s (MB)']];
+  for (const p of phases) {
+    const points = report.series.filter((s) => s.t > p.from && s.t <= p.to + 1e-9);
+    if (points.length === 0) continue;
+    const every5: string[] = [];
+    let next = p.from;
+    for (const s of points) {
+      if (s.t >= next) {
+        every5.push(f0(s.rssMb));
+        next += 5;
+      }
+    }
+    const cpu = points.reduce((a, s) => a + s.cpuPercent, 0) / points.length;
+    rows.push([p.name, f0(p.to - p.from), f0(points[0]!.rssMb), f0(Math.max(...points.map((s) => s.rssMb))), f0(points.at(-1)!.rssMb), f0(cpu), every5.join(' ')]);
+  }
+  return [
+    `\n== server process tree (pid ${report.pid}; ${report.processes.map((p) => `${p.pid} ${p.comm}`).join(', ')})`,
+    table(rows, [0, 6]),
+    `RSS: before any load ${f1(report.rssInitialMb)} MB, peak ${f1(report.rssMaxMb)} MB (target < ${o.maxRss} MB); before the hostile clients ${f1(rssBefore)} MB, ` +
+      `${o.after} s after they were gone ${f1(rssAfter)} MB (${Number.isFinite(v.rssChangePercent) ? `${v.rssChangePercent >= 0 ? '+' : ''}${v.rssChangePercent.toFixed(1)} %` : '-'}; target at most +${o.maxRssChange} %)`,
+    `host: postgres ${f0(report.postgresCpuPercent)} % of a core, all ${report.cores} cores ${f0(report.hostCpuPercent)} % busy over the run`,
+  ].join('\n');
+}
+
+function printMetrics(scrapes: Array<[string, Map<string, number> | undefined]>): string {
+  const keys = [...new Set(scrapes.flatMap(([, m]) => (m ? [...m.keys()] : [])))];
+  const out = ['\n== server /metrics (shedding, stalls, streams)'];
+  if (keys.length) {
+    out.push(table([['metric', ...scrapes.map(([name]) => name)], ...keys.map((k) => [k, ...scrapes.map(([, m]) => (m === undefined ? 'n/a' : m.has(k) ? String(m.get(k)) : '-'))])]));
+  }
+  const failed = scrapes.filter(([, m]) => m === undefined).map(([name]) => name);
+  if (failed.length) out.push(`/metrics did not answer within 5 s: ${failed.join(', ')}`);
+  const absent = EXPECTED_METRICS.filter((name) => !keys.some((k) => k === name || k.startsWith(`${name}{`)));
+  if (absent.length) out.push(`absent from this build: ${absent.join(', ')}`);
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const parsed = parseHostileOptions(process.argv.slice(2), fail);
+  if (parsed === 'help') {
+    process.stdout.write(`${HOSTILE_USAGE}\n`);
+    return;
+  }
+  const o = parsed;
+  const paths = readUrlFile(resolve(o.urlFile));
+  const machine = { cores: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10, node: process.version };
+  process.stdout.write(`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}; a socket's initial receive buffer (tcp_rmem) ${tcpRmemDefault()}\n`);
+
+  let server: StartedServer | undefined;
+  let hostile: HostileClients | undefined;
+  const stopServer = async () => {
+    if (!server) return;
+    const s = server;
+    server = undefined;
+    process.stdout.write(`server stopped (${await s.stop()}); its output is in ${s.logFile}\n`);
+  };
+  const onSignal = () => {
+    hostile?.close();
+    void stopServer().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    let pid = o.pid;
+    if (o.start) {
+      const logFile = o.serverLog ?? join(tmpdir(), `cqs-hostile-server-${process.pid}.log`);
+      process.stdout.write(`starting: ${o.start}\n`);
+      server = await startServer(o.start, new URL(paths[0]!, o.base).href, logFile, o.startTimeout * 1000);
+      pid = server.pid;
+      process.stdout.write(`server pid ${pid} (output: ${logFile})\n`);
+    } else if (pid === undefined) {
+      pid = listenerPid(o.port);
+      process.stdout.write(pid === undefined ? `warning: no process found listening on port ${o.port}: RSS and CPU not measured (give --pid)\n` : `server: pid ${pid} listens on port ${o.port}\n`);
+    } else if (!processExists(pid)) {
+      throw new Error(`no process ${pid}`);
+    }
+
+    const newest = await newestLog(o.base);
+    const targets = hostileTargets(newest, o);
+    const specs = hostileSpecs(targets, o);
+    const count = (kind: string) => specs.filter((s) => s.kind === kind).length;
+    const specsText = `${count('ndjson')} NDJSON, ${count('events-backlog')} event streams with a backlog, ${count('events-live')} live; from ${o.spread ? '127.0.0.2..254' : (specs[0]?.localAddress ?? 'the default address')}`;
+    process.stdout.write(
+      `newest log ${newest.timestamp} (contract ${newest.contractId}); hostile clients: ${specsText}\n` +
+        `  NDJSON: ${targets.ndjsonUrls.join(' ')}\n  live: ${targets.liveUrls.join(' ')}\n` +
+        `  backlog from ${targets.backlogStart} (Last-Event-ID ${targets.lastEventId} or timestamp=gte:): ${targets.backlogUrls.join(' ')}\n`,
+    );
+
+    const expected = await preflight(o.base, paths, {});
+    const byStatus = new Map<number | null, number>();
+    for (const s of expected) byStatus.set(s, (byStatus.get(s) ?? 0) + 1);
+    process.stdout.write(`mix: ${paths.length} URLs from ${o.urlFile}; pre-flight: ${[...byStatus].map(([k, v]) => `${k ?? 'failed'}: ${v}`).join(', ')}\n`);
+
+    const sampler = pid !== undefined ? new ProcessSampler(pid, o.sampleMs) : undefined;
+    sampler?.start();
+    const t0 = performance.now();
+    const since = (t = performance.now()) => (t - t0) / 1000;
+    const phases: Phase[] = [];
+    const phase = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      const from = since();
+      process.stderr.write(`${name} (${from.toFixed(0)} s)\n`);
+      try {
+        return await work();
+      } finally {
+        phases.push({ name, from, to: since() });
+      }
+    };
+    const rssMb = () => (pid === undefined ? undefined : (sampleTree(pid)?.rssKb ?? NaN) / 1024);
+    const mix = { timeout: o.timeout, headers: {} };
+    const scrapes: Array<[string, Map<string, number> | undefined]> = [];
+
+    if (o.warmup > 0) await phase('warm-up', () => runLoad(o.base, paths, o.connections, o.warmup, mix));
+    const aloneLoad: LoadResult = await phase('alone', () => runLoad(o.base, paths, o.connections, o.duration, mix));
+    scrapes.push(['before', await scrape(o.base)]);
+    const rssBefore = rssMb();
+
+    hostile = new HostileClients(specs, o.host, o.port, o.base.host);
+    const clients = hostile;
+    let openedAt = 0;
+    await phase('settle', async () => {
+      openedAt = performance.now();
+      // a connection the server's backlog does not take yet keeps trying; the measurement goes on
+      const opening = clients.open();
+      clients.watch(o.probeMs);
+      await Promise.race([opening, sleep(o.settle * 1000)]);
+      await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
+    });
+    scrapes.push(['hostile open', await scrape(o.base)]);
+    const attackLoad: LoadResult = await phase('under attack', () => runLoad(o.base, paths, o.connections, o.duration, mix));
+    scrapes.push(['after attack', await scrape(o.base)]);
+    await phase('hold', async () => {
+      // until --hold, or every connection closed; past --hold while a stream is not judged yet
+      const held = () => performance.now() - openedAt;
+      for (;;) {
+        if (clients.settled()) break;
+        if (held() >= o.hold * 1000 && (held() >= (o.hold + o.maxStall) * 1000 || awaitingJudgement(clients.tracks, performance.now(), o.maxStall) === 0)) break;
+        await sleep(o.probeMs);
+      }
+    });
+    const holdEnd = performance.now();
+    clients.look(holdEnd);
+    const kinds = HOSTILE_KINDS.map((kind) => summarizeKind(kind, clients.tracks, holdEnd, o.maxStall));
+    scrapes.push(['end of hold', await scrape(o.base)]);
+    clients.close();
+    await phase('after', () => sleep(o.after * 1000));
+    const rssAfter = rssMb();
+    scrapes.push([`${o.after} s after`, await scrape(o.base)]);
+    const recovered = await answersAsUsual(o.base, paths[0]!, expected[0] ?? null);
+    const report = sampler?.stop();
+
+    const timeoutMs = o.timeout * 1000;
+    const alone = mixNumbers(aloneLoad, expected, timeoutMs);
+    const attack = mixNumbers(attackLoad, expected, timeoutMs);
+    const measured = {
+      alone,
+      attack,
+      ...(report ? { rssMaxMb: report.rssMaxMb } : {}),
+      ...(rssBefore !== undefined ? { rssBeforeMb: rssBefore } : {}),
+      ...(rssAfter !== undefined ? { rssAfterMb: rssAfter } : {}),
+      kinds,
+      recovered,
+    };
+    const v = verdict(measured, o);
+
+    const out = [printMix(alone, attack, o, v), printHostile(kinds, o, specsText)];
+    const unjudged = awaitingJudgement(clients.tracks, holdEnd, o.maxStall);
+    if (unjudged > 0) out.push(`note: ${unjudged} open streams had gone 20 to ${o.maxStall} s without progress when the hold ended: not judged (a longer --hold judges them)`);
+    const backlog = clients.tracks.filter((t) => t.kind === 'events-backlog');
+    if (backlog.length > 0 && backlog.every((t) => t.head?.status === 400)) {
+      out.push('note: every backlog request was answered 400: the server takes a start at most live.maxBacklog (7 days) before its clock; ' +
+        'on a database whose newest log is older, start the server with HIERO_MIRROR_REST_LIVE_MAXBACKLOG=1000d');
+    }
+    out.push(printServer(report, phases, rssBefore, rssAfter, o, v));
+    out.push(printMetrics(scrapes));
+    out.push(`\nafter it all: the server ${recovered ? 'answered liveness and a mix URL as usual' : 'did NOT answer as usual within 5 s'}`);
+    out.push(v.problems.length ? `FAIL: ${v.problems.join('; ')}` : 'PASS');
+    process.stdout.write(`${out.join('\n')}\n`);
+
+    if (o.json) {
+      const doc = {
+        at: new Date().toISOString(),
+        machine,
+        options: { ...o, base: o.base.origin },
+        newestLog: newest,
+        targets,
+        phases,
+        mix: { alone, attack, throughputRatio: v.throughputRatio, p99Ratio: v.p99Ratio },
+        hostile: {
+          kinds,
+          connections: clients.tracks.map((t) => ({ ...t, fate: fateOf(t, holdEnd), openedAtS: since(t.openedAt), lastProgressAtS: since(t.lastProgressAt), closedAtS: t.closedAt === undefined ? null : since(t.closedAt) })),
+        },
+        server: report ? { ...report, rssBeforeMb: rssBefore, rssAfterMb: rssAfter, rssChangePercent: v.rssChangePercent } : null,
+        metrics: Object.fromEntries(scrapes.map(([name, m]) => [name, m ? Object.fromEntries(m) : null])),
+        recovered,
+        problems: v.problems,
+      };
+      writeFileSync(o.json, `${JSON.stringify(doc, null, 2)}\n`);
+      process.stdout.write(`wrote ${o.json}\n`);
+    }
+    process.exitCode = v.problems.length ? 1 : 0;
+  } finally {
+    hostile?.close();
+    await stopServer();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`error: ${(err as Error).message}\n`);
+  process.exit(1);
+});
