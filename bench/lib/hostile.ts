@@ -568,16 +568,17 @@ export function mixNumbers(
 /** The metric families bench/hostile.ts reports (those a build has; the stall and stream ones are new in issue 44). */
 export const WATCHED_METRICS = [
   'http_requests_shed_total',
-  'http_stalled_responses_closed_total',
+  'http_stalled_connections_closed_total',
   'streams_open',
-  'live_subscribers',
+  'streams_refused_total',
+  'streams_reading',
   'live_slow_consumers_closed_total',
   'http_requests_in_flight',
   'http_concurrency_limit',
 ] as const;
 
 /** The families whose absence is worth a word (issue 44 adds them). */
-export const EXPECTED_METRICS = ['http_requests_shed_total', 'http_stalled_responses_closed_total', 'streams_open'] as const;
+export const EXPECTED_METRICS = ['http_requests_shed_total', 'http_stalled_connections_closed_total', 'streams_open'] as const;
 
 /** The samples of the watched families in a /metrics text, by `name{labels}`, in the text's order. */
 export function watchedMetrics(text: string): Map<string, number> {

@@ -288,7 +288,7 @@ test('the metrics of interest, where the build has them', () => {
     'http_requests_shed_total{reason="connections"} 0',
     'streams_open{kind="ndjson"} 12',
     'streams_open{kind="events"} 40',
-    'http_stalled_responses_closed_total 74',
+    'http_stalled_connections_closed_total 74',
     'process_resident_memory_bytes 123456',
     'http_requests_shed_totalx 1',
     '',
@@ -300,7 +300,7 @@ test('the metrics of interest, where the build has them', () => {
       ['http_requests_shed_total{reason="connections"}', 0],
       ['streams_open{kind="ndjson"}', 12],
       ['streams_open{kind="events"}', 40],
-      ['http_stalled_responses_closed_total', 74],
+      ['http_stalled_connections_closed_total', 74],
     ],
   );
 });
