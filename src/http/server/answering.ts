@@ -66,10 +66,18 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     const context = { config, db, query, path, params, linkBase, now: clock };
     const form = config.additions.enabled ? answerForm(request.headers.accept, route) : 'json';
     if (form === 'events' && streams) {
-      // live (an addition): checked like any request, then a stream; never through the response cache
-      const lastEventId = request.headers['last-event-id'];
-      const events = await route.events!({ ...context, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) });
-      return streams.serve(request, reply, events);
+      // live (an addition): its place first (a refused stream costs no statement), then checked like
+      // any request, then a stream; never through the response cache
+      const place = request.method === 'HEAD' ? undefined : limits.place('events', request.ip, false);
+      if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
+      try {
+        const lastEventId = request.headers['last-event-id'];
+        const events = await route.events!({ ...context, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) });
+        return await streams.serve(request, reply, events, place);
+      } catch (err) {
+        place?.close();
+        throw err;
+      }
     }
     if (form === 'ndjson' && pinned) {
       // the whole range (an addition): no page size, the reads take pages of their own (a `limit` the

@@ -25,7 +25,7 @@ import type { EventSink, EventsRun } from '../../route.ts';
 import { leaveAdmission } from '../plugins/admission.ts';
 import { releaseConnection } from '../plugins/connectionCap.ts';
 import { sendError } from '../respond.ts';
-import { type StreamLimits, type StreamPlace, isRefusal, sendRefusal } from './limits.ts';
+import { type StreamLimits, type StreamPlace, sendRefusal } from './limits.ts';
 
 /** One open stream. */
 class Stream implements EventSink {
@@ -146,11 +146,13 @@ export class EventStreams {
   }
 
   /**
-   * Answers `request` with a stream and runs `events.run` on it; resolves when the stream ended. 503
-   * with Retry-After when the process is shutting down, 429 or 503 when a stream limit is reached.
+   * Answers `request` with a stream and runs `events.run` on it, in `place` (none for HEAD); resolves
+   * when the stream ended. 503 with Retry-After when the process is shutting down or a backlog finds
+   * the readers full.
    */
-  async serve(request: FastifyRequest, reply: FastifyReply, events: EventsRun): Promise<void> {
+  async serve(request: FastifyRequest, reply: FastifyReply, events: EventsRun, place: StreamPlace | undefined): Promise<void> {
     if (this.refusing) {
+      place?.close();
       reply.header('retry-after', '5');
       sendError(reply, 503, ['Service unavailable']);
       return;
@@ -172,9 +174,12 @@ export class EventStreams {
       reply.raw.end();
       return;
     }
-    const place = this.limits.place('events', request.ip, events.backlog);
-    if (isRefusal(place)) {
-      sendRefusal(reply, place);
+    if (place === undefined) throw new Error('an event stream without its place');
+    // a backlog makes it a reader: one more than streams.maxReaders is refused
+    const refused = events.backlog ? place.startReading() : undefined;
+    if (refused !== undefined) {
+      place.close();
+      sendRefusal(reply, refused);
       return;
     }
     const started = performance.now();

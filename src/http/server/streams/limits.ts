@@ -48,10 +48,14 @@ export interface StreamPlace {
   readonly kind: StreamKind;
   /** Runs one page read in its turn among the streams' reads. */
   read<T>(work: () => Promise<T>): Promise<T>;
+  /** The stream starts reading stored pages (a live stream's backlog): a Refusal when the readers are full. */
+  startReading(): Refusal | undefined;
   /** The stream stops reading stored pages (a live stream joined the feed): it leaves the readers. */
   stopReading(): void;
   close(): void;
 }
+
+const READERS_FULL: Refusal = { status: 503, retryAfter: 5, message: 'Service unavailable: too many streams reading; retry later' };
 
 type RefusedBy = 'client' | 'readers' | 'live';
 
@@ -95,7 +99,7 @@ export class StreamLimits {
     const mine = this.byClient.get(client) ?? 0;
     if (maxPerClient > 0 && mine >= maxPerClient) return this.refuse('client', { status: 429, retryAfter: 5, message: `Too many streams from this client: at most ${maxPerClient} at once` });
     if (kind === 'events' && this.open.events >= maxLive) return this.refuse('live', { status: 503, retryAfter: 5, message: 'Service unavailable: too many live streams open; retry later' });
-    if (reading && this.readers >= maxReaders) return this.refuse('readers', { status: 503, retryAfter: 5, message: 'Service unavailable: too many streams reading; retry later' });
+    if (reading && this.readers >= maxReaders) return this.refuse('readers', READERS_FULL);
     this.byClient.set(client, mine + 1);
     this.open[kind]++;
     if (reading) this.readers++;
@@ -106,9 +110,17 @@ export class StreamLimits {
       isReading = false;
       this.readers--;
     };
+    const startReading = (): Refusal | undefined => {
+      if (isReading || closed) return undefined;
+      if (this.readers >= maxReaders) return this.refuse('readers', READERS_FULL);
+      isReading = true;
+      this.readers++;
+      return undefined;
+    };
     return {
       kind,
       read: (work) => this.read(work),
+      startReading,
       stopReading,
       close: () => {
         if (closed) return;
