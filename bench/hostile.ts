@@ -3,23 +3,31 @@
  * Hostile clients (issue 44, item 2): can streamed answers be turned against the service?
  *
  *   npx tsx bench/hostile.ts --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5553 \
- *     [--pid N | --start "CMD"] [--ndjson 80] [--events 40] [--spread] [--json out.json]
+ *     [--pid N | --start "CMD"] [--ndjson 80] [--events 40] [--spread] [--rounds N] [--json out.json]
  *
  * 1. The bench mix (--url-file, autocannon as bench/run.ts: bench/lib/mixLoad.ts) at --connections
  *    (16) for --duration seconds after --warmup: the mix alone.
- * 2. Then H hostile clients open (bench/lib/hostileClient.ts): --ndjson N clients asking for a whole
- *    logs listing as NDJSON (by default every contract's logs over the 7 days before the newest log:
- *    millions of lines) and --events M event-stream clients of the logs routes, half of them with a
- *    backlog (a Last-Event-ID or `timestamp=gte:` --backlog-hours before the newest log) and half
- *    live. Each sends its request on a raw socket, from 127.0.0.1 or, with --spread, from
+ * 2. Then H hostile clients open in a child process (bench/lib/hostileWorker.ts, forked with tsx; it
+ *    sends the parent its connections' changes by IPC), so that their sockets and the probing below
+ *    do not share the event loop of the mix's load client (measured: the same attack from the bench's
+ *    own process cost the mix 31 % of its throughput and 2.9x its p99, from another process 11-22 %
+ *    and 1.05-1.25x). This process runs only the mix and the server's sampling. The clients
+ *    (bench/lib/hostileClient.ts): --ndjson N asking for a whole logs listing as NDJSON (by default
+ *    every contract's logs over the 7 days before the newest log: millions of lines) and --events M
+ *    event-stream clients of the logs routes, half of them with a backlog (a Last-Event-ID or
+ *    `timestamp=gte:` --backlog-hours before the newest log) and half live. Each sends its request on a raw socket, from 127.0.0.1 or, with --spread, from
  *    127.0.0.2..127.0.0.254 in turn, reads at most 1 KB once (the status line, mostly the headers:
  *    how the server answered it) and never reads again. After --settle seconds the mix runs again
  *    for --duration seconds: the mix under attack.
  * 3. The hostile clients stay open until --hold seconds after they opened, or until the server has
  *    closed every one; past --hold (at most --max-stall s more) while an open stream has gone 20 s
  *    to --max-stall s without progress, so that it is judged (a live stream's heartbeats, every 15 s,
- *    are progress). Then they close, and --after seconds later the server's RSS is sampled again
- *    and the server must answer liveness and a mix URL as usual.
+ *    are progress). Then they close (the child process ends).
+ * 4. With --rounds N, steps 1-3 N times (alone, under attack, alone, under attack...), each attack
+ *    with fresh hostile clients: each round's ratios are printed, the verdict takes their medians.
+ * 5. After the last round, the mix runs --after seconds more (the service's usual load once the
+ *    attackers left) and the server's RSS is sampled at its end; then, idle for --after seconds, once
+ *    more (the idle RSS). The server must then answer liveness and a mix URL as usual.
  *
  * How a hostile connection is followed without reading from it. Reading is what a stalled server
  * waits for, so the client side never reads after its first kilobyte; instead, every --probe-ms the
@@ -48,9 +56,11 @@
  * their URL's pre-flight status) under attack at least --min-throughput (90 %) of alone, its p99 at
  * most --max-p99-ratio (1.5) times alone's (a timeout counts as an answer taking the timeout); the
  * server's RSS below --max-rss (400 MB) throughout; every hostile stream closed by the server within
- * --max-stall (60) s of its last progress (or still progressing); RSS --after seconds after the
- * hostile clients are gone at most --max-rss-change (10 %) above RSS just before they came (after the
- * mix alone, so that the warm-up's growth is not counted; less is fine: memory given back); the
+ * --max-stall (60) s of its last progress (or still progressing); RSS at the end of the --after s of
+ * the mix once the hostile clients are gone at most --max-rss-change (10 %) above RSS just before the
+ * first ones came (at the end of the mix alone, so that the warm-up's growth is not counted; less is
+ * fine: memory given back). Both under the mix: V8 gives memory back after the garbage collections
+ * that load runs, which an idle process does not run, so the idle RSS is printed, not judged. The
  * server answers as usual afterwards.
  * The server's /metrics lines for shedding, stalls and streams are printed where the build has them.
  */
@@ -67,7 +77,9 @@ import {
   awaitingJudgement,
   type KindSummary,
   type MixNumbers,
+  type MixRound,
   type NewestLog,
+  type Track,
   fateOf,
   hostileSpecs,
   hostileTargets,
@@ -77,7 +89,7 @@ import {
   verdict,
   watchedMetrics,
 } from './lib/hostile.ts';
-import { HostileClients } from './lib/hostileClient.ts';
+import { HostileProcess } from './lib/hostileClient.ts';
 import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists, sampleTree } from './lib/proc.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
@@ -88,6 +100,7 @@ const fail: Fail = usageFailure(HOSTILE_USAGE);
 
 const f0 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(0) : '-');
 const f1 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(1) : '-');
+const signedPercent = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${x.toFixed(1)} %` : '-');
 
 function table(rows: string[][], leftColumns: number[] = [0]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
@@ -142,6 +155,14 @@ interface Phase {
   to: number;
 }
 
+/** One round: the mix alone, then under attack, and that attack's connections (judged at the end of its hold). */
+interface Round {
+  alone: LoadResult;
+  attack: LoadResult;
+  tracks: Track[];
+  holdEnd: number;
+}
+
 function tcpRmemDefault(): string {
   try {
     const [, initial] = readFileSync('/proc/sys/net/ipv4/tcp_rmem', 'utf8').trim().split(/\s+/);
@@ -151,14 +172,26 @@ function tcpRmemDefault(): string {
   }
 }
 
-function printMix(alone: MixNumbers, attack: MixNumbers, o: HostileOptions, v: ReturnType<typeof verdict>): string {
+function printMix(rounds: MixRound[], after: MixNumbers, o: HostileOptions, v: ReturnType<typeof verdict>): string {
   const statuses = (m: MixNumbers) => Object.entries(m.statuses).map(([k, n]) => `${k}: ${n}`).join(', ');
   const row = (name: string, m: MixNumbers) => [name, f0(m.goodPerS), f0(m.answersPerS), f1(m.p50), f1(m.p99), f1(m.max), String(m.statuses['503'] ?? 0), String(m.timeouts), String(m.errors), statuses(m)];
-  return [
-    `\n== the mix: ${o.connections} connections, ${o.duration} s each`,
-    table([['', 'good/s', 'answers/s', 'p50 ms', 'p99 ms', 'max ms', '503', 'timeouts', 'errors', 'statuses'], row('alone', alone), row('under attack', attack)], [0, 9]),
-    `under attack / alone: good answers ${f0(100 * v.throughputRatio)} % (target >= ${f0(100 * o.minThroughput)} %), p99 ${v.p99Ratio.toFixed(2)}x (target <= ${o.maxP99Ratio}x)`,
-  ].join('\n');
+  const n = (i: number) => (rounds.length > 1 ? ` ${i + 1}` : '');
+  const rows = [['', 'good/s', 'answers/s', 'p50 ms', 'p99 ms', 'max ms', '503', 'timeouts', 'errors', 'statuses']];
+  rounds.forEach((r, i) => rows.push(row(`alone${n(i)}`, r.alone), row(`under attack${n(i)}`, r.attack)));
+  rows.push(row(`after (${o.after} s)`, after));
+  const ratios = (throughput: number, p99: number) => `good answers ${f0(100 * throughput)} %, p99 ${p99.toFixed(2)}x`;
+  const targets = `(targets: good answers >= ${f0(100 * o.minThroughput)} %, p99 <= ${o.maxP99Ratio}x)`;
+  const out = [
+    `\n== the mix: ${o.connections} connections, ${o.duration} s each${rounds.length > 1 ? `; ${rounds.length} rounds, each alone then under attack (fresh hostile clients)` : ''}`,
+    table(rows, [0, 9]),
+  ];
+  if (rounds.length > 1) {
+    v.ratios.forEach((r, i) => out.push(`round ${i + 1}: under attack / alone: ${ratios(r.throughput, r.p99)}`));
+    out.push(`under attack / alone, median of ${rounds.length} rounds: ${ratios(v.throughputRatio, v.p99Ratio)} ${targets}`);
+  } else {
+    out.push(`under attack / alone: good answers ${f0(100 * v.throughputRatio)} % (target >= ${f0(100 * o.minThroughput)} %), p99 ${v.p99Ratio.toFixed(2)}x (target <= ${o.maxP99Ratio}x)`);
+  }
+  return out.join('\n');
 }
 
 function printHostile(kinds: KindSummary[], o: HostileOptions, specsText: string): string {
@@ -173,12 +206,20 @@ function printHostile(kinds: KindSummary[], o: HostileOptions, specsText: string
     ]);
   }
   return [
-    `\n== hostile clients (${specsText}); a stream counts late when not closed within ${o.maxStall} s of its last progress`,
+    `\n== hostile clients (${specsText}${o.rounds > 1 ? `; in each of ${o.rounds} rounds, counted together` : ''}); a stream counts late when not closed within ${o.maxStall} s of its last progress`,
     table(rows, [0, 2]),
   ].join('\n');
 }
 
-function printServer(report: ProcessReport | undefined, phases: Phase[], rssBefore: number | undefined, rssAfter: number | undefined, o: HostileOptions, v: ReturnType<typeof verdict>): string {
+interface Rss {
+  before?: number;
+  /** At the end of the mix after the hostile clients, and idle --after s later. */
+  after?: number;
+  idle?: number;
+  idleChangePercent: number;
+}
+
+function printServer(report: ProcessReport | undefined, phases: Phase[], rss: Rss, o: HostileOptions, v: ReturnType<typeof verdict>): string {
   if (!report) return '\n== server: no process to sample (give --pid): RSS and CPU not measured';
   const rows = [['phase', 'seconds', 'RSS start MB', 'max MB', 'end MB', 'CPU % of a core', 'RSS every 5 s (MB)']];
   for (const p of phases) {
@@ -198,8 +239,9 @@ function printServer(report: ProcessReport | undefined, phases: Phase[], rssBefo
   return [
     `\n== server process tree (pid ${report.pid}; ${report.processes.map((p) => `${p.pid} ${p.comm}`).join(', ')})`,
     table(rows, [0, 6]),
-    `RSS: before any load ${f1(report.rssInitialMb)} MB, peak ${f1(report.rssMaxMb)} MB (target < ${o.maxRss} MB); before the hostile clients ${f1(rssBefore)} MB, ` +
-      `${o.after} s after they were gone ${f1(rssAfter)} MB (${Number.isFinite(v.rssChangePercent) ? `${v.rssChangePercent >= 0 ? '+' : ''}${v.rssChangePercent.toFixed(1)} %` : '-'}; target at most +${o.maxRssChange} %)`,
+    `RSS: before any load ${f1(report.rssInitialMb)} MB, peak ${f1(report.rssMaxMb)} MB (target < ${o.maxRss} MB); at the end of the mix before the hostile clients ${f1(rss.before)} MB, ` +
+      `at the end of the ${o.after} s of the mix after they were gone ${f1(rss.after)} MB (${signedPercent(v.rssChangePercent)}; target at most +${o.maxRssChange} %), ` +
+      `idle ${o.after} s later ${f1(rss.idle)} MB (${signedPercent(rss.idleChangePercent)}; not judged: an idle process runs no GC to give memory back)`,
     `host: postgres ${f0(report.postgresCpuPercent)} % of a core, all ${report.cores} cores ${f0(report.hostCpuPercent)} % busy over the run`,
   ].join('\n');
 }
@@ -229,7 +271,7 @@ async function main(): Promise<void> {
   process.stdout.write(`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}; a socket's initial receive buffer (tcp_rmem) ${tcpRmemDefault()}\n`);
 
   let server: StartedServer | undefined;
-  let hostile: HostileClients | undefined;
+  let hostile: HostileProcess | undefined;
   const stopServer = async () => {
     if (!server) return;
     const s = server;
@@ -237,7 +279,7 @@ async function main(): Promise<void> {
     process.stdout.write(`server stopped (${await s.stop()}); its output is in ${s.logFile}\n`);
   };
   const onSignal = () => {
-    hostile?.close();
+    hostile?.kill();
     void stopServer().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
@@ -291,52 +333,70 @@ async function main(): Promise<void> {
     const rssMb = () => (pid === undefined ? undefined : (sampleTree(pid)?.rssKb ?? NaN) / 1024);
     const mix = { timeout: o.timeout, headers: {} };
     const scrapes: Array<[string, Map<string, number> | undefined]> = [];
+    const workerConfig = { targets, ndjson: o.ndjson, events: o.events, spread: o.spread, host: o.host, port: o.port, hostHeader: o.base.host, probeMs: o.probeMs };
 
     if (o.warmup > 0) await phase('warm-up', () => runLoad(o.base, paths, o.connections, o.warmup, mix));
-    const aloneLoad: LoadResult = await phase('alone', () => runLoad(o.base, paths, o.connections, o.duration, mix));
-    scrapes.push(['before', await scrape(o.base)]);
-    const rssBefore = rssMb();
+    const rounds: Round[] = [];
+    let rssBefore: number | undefined;
+    for (let r = 1; r <= o.rounds; r++) {
+      const n = o.rounds > 1 ? ` ${r}` : '';
+      const alone = await phase(`alone${n}`, () => runLoad(o.base, paths, o.connections, o.duration, mix));
+      scrapes.push([`before${n}`, await scrape(o.base)]);
+      if (r === 1) rssBefore = rssMb();
 
-    hostile = new HostileClients(specs, o.host, o.port, o.base.host);
-    const clients = hostile;
-    let openedAt = 0;
-    await phase('settle', async () => {
-      openedAt = performance.now();
-      // a connection the server's backlog does not take yet keeps trying; the measurement goes on
-      const opening = clients.open();
-      clients.watch(o.probeMs);
-      await Promise.race([opening, sleep(o.settle * 1000)]);
-      await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
-    });
-    scrapes.push(['hostile open', await scrape(o.base)]);
-    const attackLoad: LoadResult = await phase('under attack', () => runLoad(o.base, paths, o.connections, o.duration, mix));
-    scrapes.push(['after attack', await scrape(o.base)]);
-    await phase('hold', async () => {
-      // until --hold, or every connection closed; past --hold while a stream is not judged yet
-      const held = () => performance.now() - openedAt;
-      for (;;) {
-        if (clients.settled()) break;
-        if (held() >= o.hold * 1000 && (held() >= (o.hold + o.maxStall) * 1000 || awaitingJudgement(clients.tracks, performance.now(), o.maxStall) === 0)) break;
-        await sleep(o.probeMs);
-      }
-    });
-    const holdEnd = performance.now();
-    clients.look(holdEnd);
-    const kinds = HOSTILE_KINDS.map((kind) => summarizeKind(kind, clients.tracks, holdEnd, o.maxStall));
-    scrapes.push(['end of hold', await scrape(o.base)]);
-    clients.close();
-    await phase('after', () => sleep(o.after * 1000));
+      // fresh hostile clients each round, in their own process (ready before the settle starts)
+      const clients = await HostileProcess.start(workerConfig);
+      hostile = clients;
+      const alive = () => {
+        if (clients.failure) throw new Error(clients.failure);
+      };
+      let openedAt = 0;
+      await phase(`settle${n}`, async () => {
+        openedAt = performance.now();
+        // a connection the server's backlog does not take yet keeps trying; the measurement goes on
+        const opening = clients.open().catch(() => undefined);
+        await Promise.race([opening, sleep(o.settle * 1000)]);
+        await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
+        alive();
+      });
+      scrapes.push([`hostile open${n}`, await scrape(o.base)]);
+      const attack = await phase(`under attack${n}`, () => runLoad(o.base, paths, o.connections, o.duration, mix));
+      scrapes.push([`after attack${n}`, await scrape(o.base)]);
+      await phase(`hold${n}`, async () => {
+        // until --hold, or every connection closed; past --hold while a stream is not judged yet
+        const held = () => performance.now() - openedAt;
+        for (;;) {
+          alive();
+          if (clients.settled()) break;
+          if (held() >= o.hold * 1000 && (held() >= (o.hold + o.maxStall) * 1000 || awaitingJudgement(clients.tracks, performance.now(), o.maxStall) === 0)) break;
+          await sleep(o.probeMs);
+        }
+      });
+      const holdEnd = await clients.look();
+      scrapes.push([`end of hold${n}`, await scrape(o.base)]);
+      await clients.close();
+      hostile = undefined;
+      rounds.push({ alone, attack, tracks: clients.tracks, holdEnd });
+    }
+    // the mix goes on once the hostile clients are gone: RSS under the same load as before them
+    const afterLoad = await phase('after', () => runLoad(o.base, paths, o.connections, o.after, mix));
     const rssAfter = rssMb();
-    scrapes.push([`${o.after} s after`, await scrape(o.base)]);
+    scrapes.push([`after (mix)`, await scrape(o.base)]);
+    await phase('idle', () => sleep(o.after * 1000));
+    const rssIdle = rssMb();
+    scrapes.push([`${o.after} s idle`, await scrape(o.base)]);
     const recovered = await answersAsUsual(o.base, paths[0]!, expected[0] ?? null);
     const report = sampler?.stop();
 
     const timeoutMs = o.timeout * 1000;
-    const alone = mixNumbers(aloneLoad, expected, timeoutMs);
-    const attack = mixNumbers(attackLoad, expected, timeoutMs);
+    const mixRounds: MixRound[] = rounds.map((r) => ({ alone: mixNumbers(r.alone, expected, timeoutMs), attack: mixNumbers(r.attack, expected, timeoutMs) }));
+    const after = mixNumbers(afterLoad, expected, timeoutMs);
+    const tracks = rounds.flatMap((r) => r.tracks);
+    const roundOf = new Map(rounds.flatMap((r, i) => r.tracks.map((t) => [t, i] as const)));
+    const endOf = (t: Track) => rounds[roundOf.get(t)!]!.holdEnd;
+    const kinds = HOSTILE_KINDS.map((kind) => summarizeKind(kind, tracks, endOf, o.maxStall));
     const measured = {
-      alone,
-      attack,
+      rounds: mixRounds,
       ...(report ? { rssMaxMb: report.rssMaxMb } : {}),
       ...(rssBefore !== undefined ? { rssBeforeMb: rssBefore } : {}),
       ...(rssAfter !== undefined ? { rssAfterMb: rssAfter } : {}),
@@ -344,16 +404,22 @@ async function main(): Promise<void> {
       recovered,
     };
     const v = verdict(measured, o);
+    const rss: Rss = {
+      ...(rssBefore !== undefined ? { before: rssBefore } : {}),
+      ...(rssAfter !== undefined ? { after: rssAfter } : {}),
+      ...(rssIdle !== undefined ? { idle: rssIdle } : {}),
+      idleChangePercent: rssBefore !== undefined && rssIdle !== undefined ? (100 * (rssIdle - rssBefore)) / rssBefore : NaN,
+    };
 
-    const out = [printMix(alone, attack, o, v), printHostile(kinds, o, specsText)];
-    const unjudged = awaitingJudgement(clients.tracks, holdEnd, o.maxStall);
+    const out = [printMix(mixRounds, after, o, v), printHostile(kinds, o, specsText)];
+    const unjudged = rounds.reduce((sum, r) => sum + awaitingJudgement(r.tracks, r.holdEnd, o.maxStall), 0);
     if (unjudged > 0) out.push(`note: ${unjudged} open streams had gone 20 to ${o.maxStall} s without progress when the hold ended: not judged (a longer --hold judges them)`);
-    const backlog = clients.tracks.filter((t) => t.kind === 'events-backlog');
+    const backlog = tracks.filter((t) => t.kind === 'events-backlog');
     if (backlog.length > 0 && backlog.every((t) => t.head?.status === 400)) {
       out.push('note: every backlog request was answered 400: the server takes a start at most live.maxBacklog (7 days) before its clock; ' +
         'on a database whose newest log is older, start the server with HIERO_MIRROR_REST_LIVE_MAXBACKLOG=1000d');
     }
-    out.push(printServer(report, phases, rssBefore, rssAfter, o, v));
+    out.push(printServer(report, phases, rss, o, v));
     out.push(printMetrics(scrapes));
     out.push(`\nafter it all: the server ${recovered ? 'answered liveness and a mix URL as usual' : 'did NOT answer as usual within 5 s'}`);
     out.push(v.problems.length ? `FAIL: ${v.problems.join('; ')}` : 'PASS');
@@ -367,12 +433,26 @@ async function main(): Promise<void> {
         newestLog: newest,
         targets,
         phases,
-        mix: { alone, attack, throughputRatio: v.throughputRatio, p99Ratio: v.p99Ratio },
+        mix: {
+          rounds: mixRounds.map((r, i) => ({ ...r, throughputRatio: v.ratios[i]!.throughput, p99Ratio: v.ratios[i]!.p99 })),
+          after,
+          throughputRatio: v.throughputRatio,
+          p99Ratio: v.p99Ratio,
+        },
         hostile: {
           kinds,
-          connections: clients.tracks.map((t) => ({ ...t, fate: fateOf(t, holdEnd), openedAtS: since(t.openedAt), lastProgressAtS: since(t.lastProgressAt), closedAtS: t.closedAt === undefined ? null : since(t.closedAt) })),
+          connections: tracks.map((t) => ({
+            round: roundOf.get(t)! + 1,
+            ...t,
+            fate: fateOf(t, endOf(t)),
+            openedAtS: since(t.openedAt),
+            lastProgressAtS: since(t.lastProgressAt),
+            closedAtS: t.closedAt === undefined ? null : since(t.closedAt),
+          })),
         },
-        server: report ? { ...report, rssBeforeMb: rssBefore, rssAfterMb: rssAfter, rssChangePercent: v.rssChangePercent } : null,
+        server: report
+          ? { ...report, rssBeforeMb: rssBefore, rssAfterMb: rssAfter, rssIdleMb: rssIdle, rssChangePercent: v.rssChangePercent, rssIdleChangePercent: rss.idleChangePercent }
+          : null,
         metrics: Object.fromEntries(scrapes.map(([name, m]) => [name, m ? Object.fromEntries(m) : null])),
         recovered,
         problems: v.problems,
@@ -382,7 +462,7 @@ async function main(): Promise<void> {
     }
     process.exitCode = v.problems.length ? 1 : 0;
   } finally {
-    hostile?.close();
+    if (hostile) await hostile.close();
     await stopServer();
   }
 }

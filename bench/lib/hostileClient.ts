@@ -4,9 +4,15 @@
  * again. What the server does with the connection afterwards is followed in the kernel's TCP table
  * (bench/lib/tcpTable.ts, via `observe` in bench/lib/hostile.ts), not by reading: reading would be
  * the progress the server is waiting for.
+ *
+ * They run in a child process (bench/lib/hostileWorker.ts, `HostileProcess` here), so that thousands
+ * of sockets and the table's parsing every second do not share the event loop of the mix's load
+ * client: the child sends its connections' changes over IPC, and the parent keeps a copy of them.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { type Socket, connect } from 'node:net';
-import { type HostileSpec, type Track, answeredWhole, hostileRequest, newTrack, observe, parseAnswerHead, socketIndex } from './hostile.ts';
+import { fileURLToPath } from 'node:url';
+import { type HostileSpec, type HostileTargets, type Track, answeredWhole, hostileRequest, newTrack, observe, parseAnswerHead, socketIndex } from './hostile.ts';
 import { readTcpTable } from './tcpTable.ts';
 
 /** The one read a hostile client makes: at most this many bytes (its read buffer's size). */
@@ -82,10 +88,14 @@ export class HostileClients {
     for (const track of this.tracks) observe(track, index, now);
   }
 
-  /** Looks every `ms` until close(). */
-  watch(ms: number): void {
+  /** Looks every `ms` until close(); `looked` after each look. */
+  watch(ms: number, looked: () => void = () => {}): void {
     this.look();
-    this.timer = setInterval(() => this.look(), ms);
+    looked();
+    this.timer = setInterval(() => {
+      this.look();
+      looked();
+    }, ms);
   }
 
   /** True when nothing is left to watch: every connection closed by the server, whole-answered, or never made. */
@@ -99,5 +109,138 @@ export class HostileClients {
     this.timer = undefined;
     for (const track of this.tracks) track.released = true;
     for (const socket of this.sockets) socket.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The child process that holds them
+
+/** What the child process is given (JSON, its one argument): it makes the specs with hostileSpecs. */
+export interface HostileWorkerConfig {
+  targets: HostileTargets;
+  ndjson: number;
+  events: number;
+  spread: boolean;
+  host: string;
+  port: number;
+  hostHeader: string;
+  probeMs: number;
+}
+
+/** Parent to child. */
+export type ToWorker = { type: 'open' } | { type: 'look' } | { type: 'close' };
+
+/**
+ * Child to parent, in order: `ready` (with its clock's origin), then `tracks` (the connections that
+ * changed since the last ones sent: after each look, and before each answer), `opened` once every
+ * client connected or failed to, `looked` in answer to `look` (when, on its clock).
+ */
+export type FromWorker =
+  | { type: 'ready'; timeOrigin: number }
+  | { type: 'tracks'; tracks: Track[] }
+  | { type: 'opened' }
+  | { type: 'looked'; at: number };
+
+const WORKER = fileURLToPath(new URL('./hostileWorker.ts', import.meta.url));
+
+/**
+ * The hostile clients in a child process, seen from the parent: `tracks` is the copy of the child's
+ * connections, their times moved to the parent's clock (performance.now()).
+ */
+export class HostileProcess {
+  readonly tracks: Track[] = [];
+  /** Why the child ended before close(), when it did. */
+  failure: string | undefined;
+  private shift = 0;
+  private closing = false;
+  private readonly waiters = new Map<string, { resolve: (m: never) => void; reject: (err: Error) => void }>();
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    /** The clients it opens. */
+    private readonly count: number,
+  ) {
+    child.on('message', (m: FromWorker) => this.receive(m));
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (!this.closing) this.failure = `the hostile clients' process ended (${signal ?? `exit code ${code}`})`;
+        for (const w of this.waiters.values()) w.reject(new Error(this.failure ?? 'the hostile clients\' process ended'));
+        this.waiters.clear();
+        resolve();
+      });
+    });
+  }
+
+  /** Forks the child (tsx) and waits until it is ready. */
+  static async start(config: HostileWorkerConfig): Promise<HostileProcess> {
+    const child = fork(WORKER, [JSON.stringify(config)], { execArgv: ['--import', 'tsx'] });
+    const p = new HostileProcess(child, config.ndjson + config.events);
+    // both origins are the wall clock at each process's start: the child's times move by the difference
+    p.shift = (await p.next('ready')).timeOrigin - performance.timeOrigin;
+    return p;
+  }
+
+  private next<T extends FromWorker['type']>(type: T): Promise<Extract<FromWorker, { type: T }>> {
+    if (this.failure) return Promise.reject(new Error(this.failure));
+    return new Promise((resolve, reject) => this.waiters.set(type, { resolve, reject }));
+  }
+
+  private receive(m: FromWorker): void {
+    if (m.type === 'tracks') {
+      // (after close() the copy stays as the last look saw it)
+      if (this.closing) return;
+      for (const t of m.tracks) {
+        this.tracks[t.id] = {
+          ...t,
+          openedAt: t.openedAt + this.shift,
+          lastProgressAt: t.lastProgressAt + this.shift,
+          ...(t.closedAt !== undefined ? { closedAt: t.closedAt + this.shift } : {}),
+        };
+      }
+      return;
+    }
+    const waiter = this.waiters.get(m.type);
+    this.waiters.delete(m.type);
+    waiter?.resolve(m as never);
+  }
+
+  private send(m: ToWorker): void {
+    if (this.child.connected) this.child.send(m);
+  }
+
+  /** Opens every client; resolves when each has connected and sent its request, or failed to connect. The child looks every probeMs from now on. */
+  async open(): Promise<void> {
+    const opened = this.next('opened');
+    this.send({ type: 'open' });
+    await opened;
+  }
+
+  /** Has the child look at every connection now; resolves with the time of that look (the parent's clock) once its changes are here. */
+  async look(): Promise<number> {
+    const looked = this.next('looked');
+    this.send({ type: 'look' });
+    return (await looked).at + this.shift;
+  }
+
+  /** True when nothing is left to watch: every connection closed by the server, whole-answered, or never made. */
+  settled(): boolean {
+    return this.tracks.length === this.count && this.tracks.every((t) => t.connectError !== undefined || t.closedAt !== undefined || answeredWhole(t));
+  }
+
+  /** Closes every client (a reset each) and waits for the child to end (5 s, then SIGKILL). */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const track of this.tracks) track.released = true;
+    this.send({ type: 'close' });
+    const killer = setTimeout(() => this.child.kill('SIGKILL'), 5000);
+    await this.exited;
+    clearTimeout(killer);
+  }
+
+  /** Ends the child at once (a signal to the bench). */
+  kill(): void {
+    this.closing = true;
+    this.child.kill('SIGKILL');
   }
 }

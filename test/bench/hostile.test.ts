@@ -2,9 +2,11 @@
  * The pure logic of the hostile-clients bench (bench/hostile.ts, bench/lib/hostile.ts,
  * bench/lib/tcpTable.ts): its options, the kernel's socket table as it reads it, the hostile
  * requests, what it makes of a connection from successive looks at that table, the mix's numbers
- * and the verdict against the targets of issue 44.
+ * (round by round) and the verdict against the targets of issue 44; and the child process that
+ * holds the hostile clients (bench/lib/hostileWorker.ts) against a small local server.
  */
 import assert from 'node:assert/strict';
+import { type Server, type Socket, createServer } from 'node:net';
 import { test } from 'node:test';
 import {
   type HostileOptions,
@@ -18,6 +20,7 @@ import {
   hostileRequest,
   hostileSpecs,
   hostileTargets,
+  median,
   mixNumbers,
   newTrack,
   observe,
@@ -30,6 +33,7 @@ import {
   verdict,
   watchedMetrics,
 } from '../../bench/lib/hostile.ts';
+import { HostileProcess } from '../../bench/lib/hostileClient.ts';
 import { newUrlStats, recordResponse } from '../../bench/lib/stats.ts';
 import { type TcpSocket, decodeAddress, parseTcpTable } from '../../bench/lib/tcpTable.ts';
 
@@ -46,14 +50,14 @@ test('options: defaults, and the issue\'s attack unless told otherwise', () => {
   assert.equal(o.host, '127.0.0.1');
   assert.equal(o.port, 5551);
   assert.deepEqual(
-    [o.connections, o.duration, o.warmup, o.ndjson, o.events, o.settle, o.hold, o.after, o.probeMs, o.spread],
-    [16, 20, 5, 80, 40, 5, 75, 10, 1000, false],
+    [o.connections, o.duration, o.rounds, o.warmup, o.ndjson, o.events, o.settle, o.hold, o.after, o.probeMs, o.spread],
+    [16, 20, 1, 5, 80, 40, 5, 75, 10, 1000, false],
   );
   assert.deepEqual([o.minThroughput, o.maxP99Ratio, o.maxRss, o.maxStall, o.maxRssChange], [0.9, 1.5, 400, 60, 10]);
   assert.equal(parse('--help'), 'help');
-  const given = options('--base', 'http://localhost:5553', '--ndjson', '0', '--events', '3', '--spread', '--ndjson-url', '/a', '--ndjson-url', '/b', '--duration', '12');
+  const given = options('--base', 'http://localhost:5553', '--ndjson', '0', '--events', '3', '--spread', '--ndjson-url', '/a', '--ndjson-url', '/b', '--duration', '12', '--rounds', '3');
   assert.equal(given.host, '127.0.0.1');
-  assert.deepEqual([given.port, given.ndjson, given.events, given.spread, given.duration], [5553, 0, 3, true, 12]);
+  assert.deepEqual([given.port, given.ndjson, given.events, given.spread, given.duration, given.rounds], [5553, 0, 3, true, 12, 3]);
   assert.deepEqual(given.ndjsonUrls, ['/a', '/b']);
 });
 
@@ -68,6 +72,8 @@ test('options: usage errors', () => {
   refused(/--hold \(20 s\) must cover/, '--url-file', 'u', '--hold', '20');
   refused(/--ndjson must be an integer >= 0/, '--url-file', 'u', '--ndjson=-1');
   refused(/--duration must be a positive number/, '--url-file', 'u', '--duration', 'x');
+  refused(/--rounds must be an integer >= 1/, '--url-file', 'u', '--rounds', '0');
+  refused(/--after must be a positive number/, '--url-file', 'u', '--after', '0');
   refused(/starting with "\/"/, '--url-file', 'u', '--events-url', 'api/v1/contracts/results/logs');
   refused(/Unknown option/, '--url-file', 'u', '--nope');
 });
@@ -264,6 +270,10 @@ test('whole answers are not judged as stalls; per kind: answers, closes, stalls,
     receivedBytes: refused.received + 128_000,
     serverQueuedBytes: 0,
   });
+  // each connection judged at its own round's end of hold
+  const ends = new Map<Track, number>([[stalled, 50_000]]);
+  const perRound = summarizeKind('ndjson', [stalled, closedLate], (t) => ends.get(t) ?? 80_000, 60);
+  assert.deepEqual([perRound.open, perRound.openStalledMaxS, perRound.late], [1, 49, 1]);
 });
 
 test('the mix\'s numbers: good answers have their pre-flight status; a timeout counts as an answer taking the timeout', () => {
@@ -309,21 +319,116 @@ test('the verdict against the issue\'s targets', () => {
   const mix = (goodPerS: number, p99: number) => ({ goodPerS, p99 }) as MixNumbers;
   const kind = (late: number) => ({ kind: 'ndjson', clients: 80, late, open: late, openStalledMaxS: 74, closed: 0, closedAfterMaxS: NaN, noConnection: 0 }) as KindSummary;
   const bounds = { minThroughput: 0.9, maxP99Ratio: 1.5, maxRss: 400, maxStall: 60, maxRssChange: 10 };
-  const pass = verdict({ alone: mix(500, 100), attack: mix(460, 140), rssMaxMb: 300, rssBeforeMb: 130, rssAfterMb: 100, kinds: [kind(0)], recovered: true }, bounds);
+  const pass = verdict({ rounds: [{ alone: mix(500, 100), attack: mix(460, 140) }], rssMaxMb: 300, rssBeforeMb: 130, rssAfterMb: 100, kinds: [kind(0)], recovered: true }, bounds);
   assert.deepEqual(pass.problems, []);
   assert.equal(pass.throughputRatio, 0.92);
   assert.equal(pass.p99Ratio, 1.4);
+  assert.deepEqual(pass.ratios, [{ throughput: 0.92, p99: 1.4 }]);
   assert.ok(pass.rssChangePercent < -20); // memory given back is no problem
 
-  const failed = verdict({ alone: mix(555, 114.5), attack: mix(0, 6491), rssMaxMb: 797, rssBeforeMb: 129, rssAfterMb: 406, kinds: [kind(74)], recovered: false }, bounds);
+  const failed = verdict({ rounds: [{ alone: mix(555, 114.5), attack: mix(0, 6491) }], rssMaxMb: 797, rssBeforeMb: 129, rssAfterMb: 406, kinds: [kind(74)], recovered: false }, bounds);
   assert.deepEqual(failed.problems, [
     "the mix's good answers under attack are 0 % of alone (0/s against 555/s; bound 90 %)",
     "the mix's p99 under attack is 56.69x alone (6491 ms against 115 ms; bound 1.5x)",
     'RSS reached 797 MB (bound 400 MB)',
-    'RSS after the hostile clients left is 406 MB against 129 MB before them (+215 %; bound 10 %)',
+    'RSS under the mix after the hostile clients left is 406 MB against 129 MB before them (+215 %; bound 10 %)',
     'ndjson: 74 of 80 connections not closed within 60 s of their last progress (74 still open, up to 74 s without progress)',
     'the server did not answer as usual after the hostile clients were gone',
   ]);
   // no RSS sampled (no --pid): the memory targets are not judged
-  assert.deepEqual(verdict({ alone: mix(500, 100), attack: mix(500, 100), kinds: [], recovered: true }, bounds).problems, []);
+  assert.deepEqual(verdict({ rounds: [{ alone: mix(500, 100), attack: mix(500, 100) }], kinds: [], recovered: true }, bounds).problems, []);
+});
+
+test('rounds: the verdict takes the median ratios; each round is reported', () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.ok(Number.isNaN(median([1, NaN, 2])));
+  assert.ok(Number.isNaN(median([])));
+  const mix = (goodPerS: number, p99: number) => ({ goodPerS, p99 }) as MixNumbers;
+  const bounds = { minThroughput: 0.9, maxP99Ratio: 1.5, maxRss: 400, maxStall: 60, maxRssChange: 10 };
+  const rounds = [
+    { alone: mix(500, 100), attack: mix(400, 200) },
+    { alone: mix(500, 100), attack: mix(475, 110) },
+    { alone: mix(400, 100), attack: mix(420, 120) },
+  ];
+  // one bad round of three passes
+  const v = verdict({ rounds, kinds: [], recovered: true }, bounds);
+  assert.deepEqual(v.ratios.map((r) => r.throughput), [0.8, 0.95, 1.05]);
+  assert.equal(v.throughputRatio, 0.95);
+  assert.equal(v.p99Ratio, 1.2);
+  assert.deepEqual(v.problems, []);
+  const bad = verdict({ rounds: rounds.slice(0, 1).concat(rounds.slice(0, 1), rounds.slice(1, 2)), kinds: [], recovered: true }, bounds);
+  assert.deepEqual(bad.problems, [
+    "the mix's good answers under attack are 80 % of alone (the median of 3 rounds: 80 %, 80 %, 95 %; bound 90 %)",
+    "the mix's p99 under attack is 2.00x alone (the median of 3 rounds: 2.00x, 2.00x, 1.10x; bound 1.5x)",
+  ]);
+});
+
+/** A server that streams chunks to `/stream` until its client stops reading, and answers `/refuse` 503 with a body. */
+async function streamingServer(): Promise<{ server: Server; port: number; sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.once('data', (request) => {
+      if (request.toString('latin1').startsWith('GET /refuse')) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Length: 2\r\n\r\n{}');
+        return;
+      }
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\n\r\n');
+      const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
+      const pump = () => {
+        while (socket.writable && socket.write(chunk));
+      };
+      socket.on('drain', pump);
+      pump();
+    });
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0, sockets };
+}
+
+test('the child process: its clients open, their changes come over IPC on the parent\'s clock, the server\'s close is seen', { skip: process.platform !== 'linux' && 'needs /proc/net/tcp' }, async () => {
+  const { server, port, sockets } = await streamingServer();
+  const targets = { ndjsonUrls: ['/stream', '/refuse'], liveUrls: ['/stream'], backlogUrls: ['/stream'], backlogStart: '0.0', lastEventId: '0-0' };
+  const before = performance.now();
+  const clients = await HostileProcess.start({ targets, ndjson: 2, events: 0, spread: false, host: '127.0.0.1', port, hostHeader: `127.0.0.1:${port}`, probeMs: 100 });
+  try {
+    await clients.open();
+    // until the stream has filled the client's receive buffer
+    let at = await clients.look();
+    for (let i = 0; i < 50 && !(clients.tracks[0]!.received > 65_536 && performance.now() - clients.tracks[0]!.lastProgressAt > 300); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      at = await clients.look();
+    }
+    const [stream, refused] = clients.tracks;
+    assert.equal(clients.tracks.length, 2);
+    assert.equal(stream!.head?.status, 200);
+    assert.ok(stream!.received > 65_536, `received ${stream!.received}`);
+    assert.ok(stream!.serverTxQueue > 0);
+    assert.equal(refused!.head?.status, 503);
+    assert.equal(refused!.head?.headers?.['retry-after'], '1');
+    // times on this process's clock
+    assert.ok(stream!.openedAt >= before - 50 && stream!.openedAt <= at, `opened at ${stream!.openedAt}, between ${before} and ${at}`);
+    assert.equal(clients.settled(), false);
+    assert.equal(fateOf(stream!, at).fate, 'open');
+    assert.equal(fateOf(refused!, at).fate, 'answered');
+
+    // the server closes the stream: a reset, its unsent bytes dropped
+    for (const socket of sockets) socket.destroy();
+    let closedAt: number | undefined;
+    for (let i = 0; i < 50 && closedAt === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await clients.look();
+      closedAt = clients.tracks[0]!.closedAt;
+    }
+    assert.ok(closedAt !== undefined && closedAt <= performance.now() + 50);
+    assert.equal(clients.settled(), true);
+  } finally {
+    await clients.close();
+    server.close();
+  }
+  assert.equal(clients.failure, undefined);
+  assert.ok(clients.tracks.every((t) => t.released));
 });
