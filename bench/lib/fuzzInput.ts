@@ -9,7 +9,6 @@
  * not at all, disconnected midway.
  */
 import fc from 'fast-check';
-import type { SlowPlan, SlowRead } from './slowReader.ts';
 
 export interface FuzzRequest {
   method: string;
@@ -224,4 +223,19 @@ export function* slowReads(urls: readonly string[], host: string, seed: number, 
     yield* fc.sample(arbitrary, { seed: seed * 100_003 + 7_000_000 + batch, numRuns: n });
     done += n;
   }
+}
+
+/** How a slow reader (slowReader.ts) reads its answer. */
+export interface SlowPlan {
+  /** `trickle`: `bytes` per read, one read per `intervalMs`; `stall`: one read of up to 1 KB, then none. */
+  mode: 'trickle' | 'stall';
+  bytes: number;
+  intervalMs: number;
+  /** The client disconnects (destroys its socket) this long after sending its request. */
+  disconnectAfterMs: number;
+}
+
+export interface SlowRead {
+  request: FuzzRequest;
+  plan: SlowPlan;
 }

@@ -5,21 +5,9 @@
  * request answered, no 5xx but the documented 503) must hold meanwhile.
  */
 import { type Socket, connect } from 'node:net';
-import { type FuzzRequest, serialize } from './fuzzInput.ts';
+import { type FuzzRequest, type SlowPlan, type SlowRead, serialize } from './fuzzInput.ts';
 
-export interface SlowPlan {
-  /** `trickle`: `bytes` per read, one read per `intervalMs`; `stall`: one read of up to 1 KB, then none. */
-  mode: 'trickle' | 'stall';
-  bytes: number;
-  intervalMs: number;
-  /** The client disconnects (destroys its socket) this long after sending its request. */
-  disconnectAfterMs: number;
-}
-
-export interface SlowRead {
-  request: FuzzRequest;
-  plan: SlowPlan;
-}
+export type { SlowPlan, SlowRead };
 
 export interface SlowOutcome {
   /** The status of the answer, when its status line came before the disconnect. */
