@@ -17,7 +17,7 @@ import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Fail, numberOptions, usageFailure } from './lib/cli.ts';
+import { type Fail, isLoopback, numberOptions, usageFailure } from './lib/cli.ts';
 import type { LoopDelay } from './lib/loopDelay.ts';
 import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
@@ -77,11 +77,6 @@ interface Options {
 
 const usage: Fail = usageFailure(USAGE);
 const { integerAtLeast } = numberOptions(usage);
-
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
 function parseOptions(argv: string[]): Options {
   let values;

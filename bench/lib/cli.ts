@@ -51,6 +51,12 @@ export function numberOptions(fail: Fail): NumberOptions {
   };
 }
 
+/** True for the hostnames of loopback: localhost, ::1 (bracketed or not), 127.x.y.z. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
 /** A loopback port that was free a moment ago. */
 export async function freePort(): Promise<number> {
   const server = createServer();

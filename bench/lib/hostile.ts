@@ -6,7 +6,7 @@
  * test/bench/hostile.test.ts.
  */
 import { parseArgs } from 'node:util';
-import { type Fail, numberOptions } from './cli.ts';
+import { type Fail, isLoopback, numberOptions } from './cli.ts';
 import { percentile, type UrlStats } from './stats.ts';
 import type { TcpSocket } from './tcpTable.ts';
 
@@ -88,11 +88,6 @@ export interface HostileOptions {
   maxStall: number;
   maxRssChange: number;
   json?: string;
-}
-
-function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
 /** The options of `argv`; `help` when --help was asked for. Usage errors go to `fail`. */
