@@ -14,7 +14,7 @@ import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { leaveAdmission } from './plugins/admission.ts';
 import type { EventStreams } from './streams/eventStream.ts';
-import { type StreamLimits, isRefusal, sendRefusal } from './streams/limits.ts';
+import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal, sendRefusal } from './streams/limits.ts';
 import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';
 import type { Networks } from './networks.ts';
 import { linkOrigin } from './origin.ts';
@@ -54,6 +54,21 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     return derived;
   };
 
+  /**
+   * Runs `work` in a stream place of `kind` (none for HEAD, which opens no stream): a refused stream is
+   * answered at once, and the place is given back when `work` fails before the stream took it over.
+   */
+  const inPlace = async (kind: StreamKind, reading: boolean, request: FastifyRequest, reply: FastifyReply, work: (place: StreamPlace | undefined) => Promise<unknown>) => {
+    const place = request.method === 'HEAD' ? undefined : limits.place(kind, request.ip, reading);
+    if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
+    try {
+      return await work(place);
+    } catch (err) {
+      place?.close();
+      throw err;
+    }
+  };
+
   return async (route, request, reply, url, path = rawPath(url)) => {
     const network = networks.of(request.raw);
     if (network === undefined) throw networks.unknown(request.raw);
@@ -68,23 +83,16 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     if (form === 'events' && streams) {
       // live (an addition): its place first (a refused stream costs no statement), then checked like
       // any request, then a stream; never through the response cache
-      const place = request.method === 'HEAD' ? undefined : limits.place('events', request.ip, false);
-      if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
-      try {
+      return inPlace('events', false, request, reply, async (place) => {
         const lastEventId = request.headers['last-event-id'];
         const events = await route.events!({ ...context, ...(typeof lastEventId === 'string' ? { lastEventId } : {}) });
-        return await streams.serve(request, reply, events, place);
-      } catch (err) {
-        place?.close();
-        throw err;
-      }
+        return streams.serve(request, reply, events, place);
+      });
     }
     if (form === 'ndjson' && pinned) {
       // the whole range (an addition): no page size, the reads take pages of their own (a `limit` the
       // route would reject is left for it to reject); never through the response cache
-      const place = request.method === 'HEAD' ? undefined : limits.place('ndjson', request.ip, true);
-      if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
-      try {
+      return inPlace('ndjson', true, request, reply, async (place) => {
         const limit = query.get('limit');
         const sized = limit === undefined || (typeof limit === 'string' && parseLimit(limit.slice(limit.indexOf(':') + 1), 1) !== undefined);
         if (sized) query.set('limit', String(Math.min(FIRST_PAGE, config.additions.ndjson.pageSize)));
@@ -108,10 +116,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
         leaveAdmission(request.raw);
         reply.raw.once('close', () => place.close());
         return sendNdjson(reply, lines, cacheControl, indexedThrough(basis));
-      } catch (err) {
-        place?.close();
-        throw err;
-      }
+      });
     }
     const compute = async () => answerOf(await route.handler(context), cacheControl);
     if (!cache) {
