@@ -40,8 +40,9 @@ import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from './fe
 /** Rows of the backlog's first read; later reads take as many as fit in the stream's page bytes, at most BACKLOG_PAGE_MAX. */
 const BACKLOG_PAGE = 100;
 const BACKLOG_PAGE_MAX = 500;
-const INT64_MAX = 9223372036854775807n;
-const INT32_MAX = 2147483647;
+const INT64_MAX = INT64.max!;
+/** The highest log index: a cursor at (t, INT32_MAX) has sent every log of t. */
+const INT32_MAX = Number(INT32.max!);
 
 const TOPIC_RULES: Array<[string, ReturnType<typeof eqOnly>]> = TOPIC_KEYS.map((key) => [key, eqOnly(isHex64)]);
 const START_RULE = anyOperator((value) => parseTimestampNs(value) !== undefined);
