@@ -194,45 +194,41 @@ test('server.pressure.maxQueuedRequests 0 and no adaptive limit: no limit of req
   }
 });
 
-test('other paths and methods are not limited: the docs, unknown paths, POST', async () => {
+/** The limit (the pool's 2 connections) held by two gated requests while `check` asks its own, each on a connection of its own. */
+async function whileHeld(check: (statusOf: (request: string) => Promise<number>) => Promise<void>): Promise<void> {
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
   const clients: RawConnection[] = [];
+  const statusOf = async (request: string) => {
+    const client = await RawConnection.open(served.port);
+    clients.push(client);
+    client.write(request);
+    return (await client.response()).status;
+  };
   try {
     for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const [request, status] of [[getRequest('/api/v1/accounts'), 404], [getRequest('/api/v1/contracts/9', {}, 'POST'), 404]] as const) {
-      const client = await RawConnection.open(served.port);
-      clients.push(client);
-      client.write(request);
-      assert.equal((await client.response()).status, status);
-    }
+    await check(statusOf);
   } finally {
     gated.open();
     for (const client of clients) client.destroy();
     await served.app.close();
   }
-});
+}
 
-test('a request that asks for a stream is admitted like any other until it becomes one: no Accept skips the limit (issue 44, row 4)', async () => {
-  const gated = gatedRoute();
-  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
-  const clients: RawConnection[] = [];
-  try {
-    for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const accept of ['text/event-stream', 'text/event-stream;q=0', 'TEXT/EVENT-STREAM', 'application/x-ndjson', 'application/json, text/event-stream;q=0.1']) {
-      const client = await RawConnection.open(served.port);
-      clients.push(client);
-      client.write(getRequest('/api/v1/contracts/7', { accept }));
-      assert.equal((await client.response()).status, 503, accept);
+test('other paths and methods are not limited: the docs, unknown paths, POST', () =>
+  whileHeld(async (statusOf) => {
+    for (const [request, status] of [[getRequest('/api/v1/accounts'), 404], [getRequest('/api/v1/contracts/9', {}, 'POST'), 404]] as const) {
+      assert.equal(await statusOf(request), status);
     }
-  } finally {
-    gated.open();
-    for (const client of clients) client.destroy();
-    await served.app.close();
-  }
-});
+  }));
+
+test('a request that asks for a stream is admitted like any other until it becomes one: no Accept skips the limit (issue 44, row 4)', () =>
+  whileHeld(async (statusOf) => {
+    for (const accept of ['text/event-stream', 'text/event-stream;q=0', 'TEXT/EVENT-STREAM', 'application/x-ndjson', 'application/json, text/event-stream;q=0.1']) {
+      assert.equal(await statusOf(getRequest('/api/v1/contracts/7', { accept })), 503, accept);
+    }
+  }));
 
 test('shed answers beyond their budget wait for a later tick, at most server.pressure.maxShedDelay; the drain sends the held ones at once with Connection: close', async () => {
   const gated = gatedRoute();
