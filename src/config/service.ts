@@ -102,12 +102,12 @@ export const SERVICE_DEFAULTS: Tree = {
        */
       maxQueuedRequests: 64,
       /**
-       * An adaptive limit on the contract requests in flight (issue 31): with the latency target, it
-       * starts at the fixed bound and goes down while the admitted requests' mean latency is above the target.
+       * An adaptive limit on the contract requests in flight (issue 45): it starts at the fixed bound
+       * and goes down while statements keep waiting longer than maxQueueWait for a database connection.
        */
       adaptive: true,
-      /** ms; mean latency of the admitted requests above which the adaptive limit goes down; 0: none (a gradient on the usual latency instead). */
-      latencyTarget: 100,
+      /** ms; the standing wait for a database connection (the least in a 100 ms window) above which the adaptive limit goes down. */
+      maxQueueWait: 1000,
       /** ms; the longest a shed answer waits for its pace (clients that retry at once); 0: at once. */
       maxShedDelay: 1000,
     },
@@ -127,7 +127,7 @@ export interface ServerSettings {
     maxPoolWaiting: number;
     maxQueuedRequests: number;
     adaptive: boolean;
-    latencyTargetMs: number;
+    maxQueueWaitMs: number;
     maxShedDelayMs: number;
   };
 }
@@ -170,7 +170,7 @@ export function serverSettings(tree: Tree): ServerSettings {
       maxPoolWaiting: integer(tree, 'server.pressure.maxPoolWaiting', 0, 1_000_000),
       maxQueuedRequests: integer(tree, 'server.pressure.maxQueuedRequests', 0, 1_000_000),
       adaptive: bool(tree, 'server.pressure.adaptive'),
-      latencyTargetMs: integer(tree, 'server.pressure.latencyTarget', 0, 3_600_000),
+      maxQueueWaitMs: integer(tree, 'server.pressure.maxQueueWait', 1, 3_600_000),
       maxShedDelayMs: integer(tree, 'server.pressure.maxShedDelay', 0, 60_000),
     },
   };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { ReadPin } from './pin.ts';
+import { type PoolQueue, timePoolQueue } from './poolQueue.ts';
 import { Sql } from './sql.ts';
 import { StatementBatcher, answeredByServer, queryByCallback } from './statementBatch.ts';
 
@@ -36,6 +37,8 @@ export interface Db extends Session {
   readonly registry?: Registry;
   /** The pool's connections now. */
   poolStats(): PoolStats;
+  /** How long statements wait for a connection (the admission limit's signal); absent where nothing waits for one. */
+  readonly queue?: PoolQueue;
   /** Adds an observer of statement durations (metrics). */
   observe(observer: QueryObserver): void;
   /** Runs `work` on one connection held for its whole duration. */
@@ -213,8 +216,10 @@ export function poolDb(kind: Db['kind'], pool: pg.Pool, onClose: () => Promise<v
   // its whole life; the next statement on it then fails (503), and pg-pool does not take an unusable
   // client back on release.
   pool.on('connect', (client) => client.on('error', ignoreCheckedOutError));
+  const queue = timePoolQueue(pool);
   return {
     kind,
+    queue,
     ...sessionOn(pool, observers, batchStatements > 1 ? new StatementBatcher(pool, batchStatements) : undefined),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     observe: (observer) => void observers.push(observer),

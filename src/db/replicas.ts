@@ -229,6 +229,12 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
     exec: (text) => primary.exec(text),
     session: <T>(work: (session: Session) => Promise<T>) => primary.session(work),
     observe: (observer) => void observers.push(observer),
+    queue: {
+      observeWaits: (observer) => {
+        for (const db of [primary, ...slots.map((s) => s.db)]) db.queue?.observeWaits(observer);
+      },
+      oldestWaitMs: (now) => Math.max(0, ...[primary, ...slots.map((s) => s.db)].map((db) => db.queue?.oldestWaitMs(now) ?? 0)),
+    },
     pin(): ReadPin {
       const target = orderFor(undefined)[0]!;
       const pin = { server: nameOf(target), failedOver: false };

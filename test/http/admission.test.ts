@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../../src/config/config.ts';
 import type { Route } from '../../src/http/route.ts';
+import type { PoolQueue, WaitObserver } from '../../src/db/poolQueue.ts';
 import { drainOf } from '../../src/http/server/plugins/drain.ts';
 import { buildApp } from '../../src/http/server/server.ts';
 import { testConfig } from '../support/app.ts';
@@ -40,10 +41,10 @@ interface Served {
 }
 
 /**
- * pool of 2 connections and a queue bound of 2 (the limit never passes 4); the adaptive limit without a
- * latency target (the gradient on the usual latency), which starts at the pool.
+ * A pool of 1 connection and 1 request queued beyond it: the adaptive limit starts (and stays) at 2
+ * while the database's queue (the fake's, `queue`) reports no wait.
  */
-async function serve(route: Route, env: Record<string, string> = {}): Promise<Served> {
+async function serve(route: Route, env: Record<string, string> = {}, queue?: PoolQueue): Promise<Served> {
   const lines: Array<Record<string, unknown>> = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -51,8 +52,14 @@ async function serve(route: Route, env: Record<string, string> = {}): Promise<Se
       done();
     },
   });
-  const config: Config = testConfig({ HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '2', HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', HIERO_MIRROR_REST_SERVER_PRESSURE_LATENCYTARGET: '0', ...env });
-  const app = buildApp({ config, db: fakeDb(), routes: [route], logger: pino({ level: 'info' }, stream) });
+  const config: Config = testConfig({
+    HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true',
+    ...env,
+  });
+  const db = fakeDb();
+  const app = buildApp({ config, db: queue ? { ...db, queue } : db, routes: [route], logger: pino({ level: 'info' }, stream) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, port: (app.server.address() as AddressInfo).port, lines };
 }
@@ -67,7 +74,7 @@ async function send(port: number, path: string): Promise<{ client: RawConnection
 
 const SHED = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
 
-test('beyond the limit of requests in flight (the pool at start): 503 at once, before routing, counted, one log line; probes still answer; admitted again after', async () => {
+test('beyond the limit of requests in flight (the pool plus the queue bound at start): 503 at once, before routing, counted, one log line; probes still answer; admitted again after', async () => {
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
   const clients: RawConnection[] = [];
@@ -120,12 +127,12 @@ test('without the adaptive limit, a fixed one: the pool plus server.pressure.max
   const gated = gatedRoute();
   const served = await serve(gated.route, {
     HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
-    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '2',
     HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
   });
   const clients: RawConnection[] = [];
   try {
-    // the pool's 2 connections plus 1 queued: three in flight
+    // the pool's connection plus 2 queued: three in flight
     const admitted = [];
     for (let i = 1; i <= 3; i++) admitted.push(await send(served.port, `/api/v1/contracts/${i}`));
     clients.push(...admitted.map((a) => a.client));
@@ -150,28 +157,39 @@ test('without the adaptive limit, a fixed one: the pool plus server.pressure.max
   }
 });
 
-test('the adaptive limit with a latency target starts at its bound (the pool plus server.pressure.maxQueuedRequests) and comes down only when answers take longer', async () => {
+test('the adaptive limit starts at its bound and comes down only while statements keep waiting longer than server.pressure.maxQueueWait (issue 45)', async () => {
   const gated = gatedRoute();
-  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_LATENCYTARGET: '100', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '3' });
-  const clients: RawConnection[] = [];
-  try {
-    const admitted = [];
-    for (let i = 0; i < 5; i++) admitted.push(await send(served.port, `/api/v1/contracts/${i + 1}`));
-    clients.push(...admitted.map((a) => a.client));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const shed = await send(served.port, '/api/v1/contracts/9');
-    clients.push(shed.client);
-    assert.equal((await shed.answer).status, 503, 'the sixth is beyond 2 + 3');
+  const observers: WaitObserver[] = [];
+  let oldest = 0;
+  const queue: PoolQueue = { observeWaits: (o) => void observers.push(o), oldestWaitMs: () => oldest };
+  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '20', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '500' }, queue);
+  const limitNow = async () => {
     const metrics = await send(served.port, '/metrics');
-    clients.push(metrics.client);
     const text = (await metrics.answer).body;
-    assert.match(text, /http_concurrency_limit 5/);
-    assert.match(text, /http_requests_in_flight 5/);
-    gated.open();
-    for (const { answer } of admitted) assert.equal((await answer).status, 200);
+    metrics.client.destroy();
+    return Number(/^http_concurrency_limit (\d+)/m.exec(text)?.[1]);
+  };
+  const report = async (waitMs: number, ms: number) => {
+    for (const end = performance.now() + ms; performance.now() < end; ) {
+      for (const observer of observers) observer(waitMs, performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  try {
+    assert.equal(await limitNow(), 21, 'the pool plus maxQueuedRequests');
+    await report(400, 400);
+    assert.equal(await limitNow(), 21, 'waits within maxQueueWait change nothing: a slow database that does not queue is not shed from');
+    await report(2000, 800);
+    assert.ok((await limitNow()) <= 3, 'every wait of a window above maxQueueWait: the queued part is cut');
+    // a database that stopped answering: no statement gets a connection, the oldest waits on
+    await report(0, 300);
+    const grown = await limitNow();
+    assert.ok(grown > 3, `grows back once the waits are short (${grown})`);
+    oldest = 5000;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    assert.ok((await limitNow()) < grown, 'a queue nobody leaves counts as a standing wait');
   } finally {
     gated.open();
-    for (const client of clients) client.destroy();
     await served.app.close();
   }
 });

@@ -1,101 +1,143 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AdaptiveLimit, type LimiterOptions } from '../../src/http/server/plugins/limiter.ts';
+import { QueueWaitLimit } from '../../src/http/server/plugins/limiter.ts';
 
-/**
- * A service simulated in steps of 10 ms: `capacity` requests are worked on at once, each for
- * `serviceMs`; beyond that they share the capacity (latency grows with the queue). `demand` clients
- * always send (as many in flight as the limit admits, up to `demand`). Returns the limit at the
- * end, the throughput and the mean latency of the last 10 s.
- */
-function simulate(options: LimiterOptions, service: { capacity: number; serviceMs: number; demand?: number }, seconds = 60) {
-  const limiter = new AdaptiveLimit(options);
-  const { capacity, serviceMs, demand = Infinity } = service;
-  const STEP = 10;
-  let now = 0;
-  let done = 0;
-  let latencySum = 0;
-  let carry = 0;
-  const measureFrom = (seconds - 10) * 1000;
-  for (; now < seconds * 1000; now += STEP) {
-    while (limiter.inFlight < Math.min(demand, 100_000) && limiter.tryAcquire(now));
-    const inFlight = limiter.inFlight;
-    const latency = serviceMs * Math.max(1, inFlight / capacity);
-    // requests finishing in this step: throughput inFlight / latency per ms
-    carry += (inFlight / latency) * STEP;
-    const finishing = Math.floor(carry);
-    carry -= finishing;
-    for (let i = 0; i < finishing && limiter.inFlight > 0; i++) {
-      limiter.release(now, latency);
-      if (now >= measureFrom) {
-        done++;
-        latencySum += latency;
-      }
-    }
-  }
-  return { limit: limiter.limit, perSecond: done / 10, meanMs: latencySum / Math.max(1, done), capacityPerSecond: (capacity / serviceMs) * 1000 };
+interface Service {
+  /** The pool's connections. */
+  connections: number;
+  /** ms a request holds a connection; a function of the time for a database that changes speed. */
+  serviceMs: number | ((now: number) => number);
+  /** Clients in a closed loop: each sends its next request when its answer comes. */
+  clients: number;
+  /** ms a shed client waits before it sends again (0: at once, 1000: as Retry-After asks). */
+  retryMs: number;
 }
 
-const defaults = { initial: 10, min: 10, max: 2000, targetMs: 0 };
+/**
+ * A pool simulated in steps of 1 ms: admitted requests wait in a FIFO for one of `connections`
+ * connections (the limiter is told each wait), hold it `serviceMs`, and answer. Returns what the
+ * last 10 s saw: answers per second, sheds, the admitted requests' mean and longest wait.
+ */
+function simulate(options: { min: number; max: number; maxWaitMs: number }, service: Service, seconds = 40) {
+  const queue: Array<{ at: number }> = [];
+  let clock = 0;
+  const limiter = new QueueWaitLimit({ ...options, oldestWaitMs: () => (queue.length > 0 && busyUntil.length >= service.connections ? clock - queue[0]!.at : 0) });
+  const busyUntil: number[] = [];
+  const sendAt = new Map<number, number>(); // ms -> clients sending then
+  sendAt.set(0, service.clients);
+  const measureFrom = (seconds - 10) * 1000;
+  let answered = 0;
+  let shed = 0;
+  let waitSum = 0;
+  let waitMax = 0;
+  let waits = 0;
+  const later = (at: number, n = 1) => sendAt.set(at, (sendAt.get(at) ?? 0) + n);
+  for (let now = 0; now < seconds * 1000; now++) {
+    clock = now;
+    for (let i = busyUntil.length - 1; i >= 0; i--) {
+      if (busyUntil[i]! > now) continue;
+      busyUntil.splice(i, 1);
+      limiter.release(now);
+      if (now >= measureFrom) answered++;
+      later(now);
+    }
+    const sending = sendAt.get(now) ?? 0;
+    sendAt.delete(now);
+    for (let i = 0; i < sending; i++) {
+      if (limiter.tryAcquire(now)) queue.push({ at: now });
+      else {
+        if (now >= measureFrom) shed++;
+        later(now + Math.max(1, service.retryMs));
+      }
+    }
+    const serviceMs = typeof service.serviceMs === 'number' ? service.serviceMs : service.serviceMs(now);
+    while (busyUntil.length < service.connections && queue.length > 0) {
+      const { at } = queue.shift()!;
+      limiter.waited(now, now - at);
+      if (now >= measureFrom) {
+        waitSum += now - at;
+        waitMax = Math.max(waitMax, now - at);
+        waits++;
+      }
+      busyUntil.push(now + serviceMs);
+    }
+    limiter.tick(now);
+  }
+  return { limit: limiter.limit, perSecond: answered / 10, shed, meanWaitMs: waitSum / Math.max(1, waits), maxWaitMs: waitMax };
+}
 
-test('the limit settles where the service is busy but requests hardly queue: full throughput, latency within 2.5 times the unloaded', () => {
-  for (const [capacity, serviceMs] of [[40, 10], [12, 20], [200, 20]] as const) {
-    const run = simulate(defaults, { capacity, serviceMs });
-    assert.ok(run.perSecond >= 0.95 * run.capacityPerSecond, `capacity ${capacity}: ${run.perSecond}/s of ${run.capacityPerSecond}/s (limit ${run.limit})`);
-    assert.ok(run.meanMs <= 2.5 * serviceMs, `capacity ${capacity}: mean ${run.meanMs.toFixed(1)} ms (limit ${run.limit})`);
-    assert.ok(run.limit < defaults.max, 'never runs to the bound');
+// the defaults: a pool of 10 connections, 64 requests queued at most, statements may wait 1 s
+const DEFAULTS = { min: 10, max: 74, maxWaitMs: 1000 };
+
+test('a slow database that queues as any pool does is never shed from: 16 and 64 clients on 10 connections at 50 and 150 ms a request', () => {
+  for (const serviceMs of [50, 150]) {
+    for (const clients of [16, 64]) {
+      const run = simulate(DEFAULTS, { connections: 10, serviceMs, clients, retryMs: 0 });
+      assert.equal(run.shed, 0, `${clients} clients at ${serviceMs} ms: ${run.shed} shed (limit ${run.limit}, mean wait ${run.meanWaitMs.toFixed(0)} ms)`);
+      assert.equal(run.limit, DEFAULTS.max);
+      const capacity = (10 / serviceMs) * 1000;
+      assert.ok(run.perSecond >= 0.95 * capacity, `${run.perSecond}/s of ${capacity}/s`);
+    }
   }
 });
 
-test('a big machine: the limit grows to it within seconds; a small one: it stays small', () => {
-  const big = simulate({ ...defaults, max: 10_000 }, { capacity: 500, serviceMs: 10 }, 40);
-  assert.ok(big.limit >= 500 && big.limit <= 1000, `big: limit ${big.limit}`);
-  assert.ok(big.perSecond >= 0.95 * big.capacityPerSecond);
-  const small = simulate({ initial: 1, min: 1, max: 2000, targetMs: 0 }, { capacity: 2, serviceMs: 10 });
-  assert.ok(small.limit >= 2 && small.limit <= 5, `small: limit ${small.limit}`);
-  assert.ok(small.perSecond >= 0.95 * small.capacityPerSecond);
+test('a queue that would keep requests waiting longer than maxQueueWait is cut to about it, at full throughput', () => {
+  // 500 ms a request: 64 clients on 10 connections would wait 2.7 s each
+  for (const retryMs of [0, 1000]) {
+    const run = simulate(DEFAULTS, { connections: 10, serviceMs: 500, clients: 64, retryMs });
+    assert.ok(run.shed > 0, 'some are shed');
+    assert.ok(run.meanWaitMs <= 1300, `retry ${retryMs}: mean wait ${run.meanWaitMs.toFixed(0)} ms (limit ${run.limit})`);
+    assert.ok(run.perSecond >= 0.95 * 20, `retry ${retryMs}: ${run.perSecond}/s of 20/s`);
+    assert.ok(run.limit >= DEFAULTS.min && run.limit < 40, `limit ${run.limit}`);
+  }
 });
 
-test('the latency target caps the mean latency; a service slower than the target alone gets the minimum', () => {
-  const targeted = simulate({ ...defaults, targetMs: 30, tolerance: 100 }, { capacity: 20, serviceMs: 10 });
-  assert.ok(targeted.meanMs <= 36, `mean ${targeted.meanMs.toFixed(1)} ms with a 30 ms target (limit ${targeted.limit})`);
-  const untargeted = simulate({ ...defaults, tolerance: 100 }, { capacity: 20, serviceMs: 10 });
-  assert.ok(untargeted.meanMs > 100, `without the target a lax tolerance lets the queue grow (${untargeted.meanMs.toFixed(1)} ms)`);
-  const slow = simulate({ ...defaults, targetMs: 100 }, { capacity: 20, serviceMs: 200 });
-  assert.equal(slow.limit, defaults.min);
+test('overload on a fast database: the bound keeps the queue, the pool stays busy', () => {
+  const run = simulate(DEFAULTS, { connections: 10, serviceMs: 3, clients: 1024, retryMs: 0 }, 20);
+  assert.equal(run.limit, DEFAULTS.max, 'waits of about 20 ms: the limit stays at its bound');
+  assert.ok(run.shed > 0);
+  assert.ok(run.perSecond >= 0.95 * (10 / 3) * 1000, `${run.perSecond}/s`);
+  assert.ok(run.maxWaitMs <= 30, `longest wait ${run.maxWaitMs} ms`);
 });
 
-test('a load that asks for less than half the limit does not raise it', () => {
-  const run = simulate(defaults, { capacity: 100, serviceMs: 10, demand: 5 });
-  assert.equal(run.limit, 10);
+test('after a slow spell the limit is back at its bound within seconds', () => {
+  const run = simulate(DEFAULTS, { connections: 10, serviceMs: (now) => (now < 15_000 ? 500 : 20), clients: 64, retryMs: 1000 }, 30);
+  assert.equal(run.limit, DEFAULTS.max);
+  assert.equal(run.shed, 0, "none shed from 5 s after the database is fast again");
 });
 
-test('admission: refused at the limit, admitted again after a release; a drop cuts the limit at once', () => {
-  const limiter = new AdaptiveLimit({ initial: 3, min: 2, max: 10, targetMs: 0 });
+test('admission: refused at the limit, admitted again after a release; a drop cuts the limit at once; a queue nobody leaves is a standing wait', () => {
+  const limiter = new QueueWaitLimit({ min: 2, max: 3, maxWaitMs: 100 });
+  assert.equal(limiter.limit, 3, 'starts at its bound');
   assert.ok(limiter.tryAcquire(0) && limiter.tryAcquire(0) && limiter.tryAcquire(0));
   assert.equal(limiter.tryAcquire(0), false);
-  limiter.release(1, 5);
+  limiter.release(1);
   assert.equal(limiter.inFlight, 2);
   assert.ok(limiter.tryAcquire(1));
-  const cut = new AdaptiveLimit({ initial: 50, min: 10, max: 100, targetMs: 0 });
-  cut.tryAcquire(0);
-  cut.release(200, undefined, true);
-  assert.equal(cut.limit, 45);
-  for (let i = 0; i < 40; i++) {
-    cut.tryAcquire(i * 200);
-    cut.release(i * 200 + 150, undefined, true);
-  }
-  assert.equal(cut.limit, 10, 'never below the minimum');
-  assert.throws(() => new AdaptiveLimit({ initial: 1, min: 0, max: 5, targetMs: 0 }));
-});
 
-test('with a latency target, queueing within it is allowed: the limit stays at its bound while answers take less than the target', () => {
-  // a pool of 10 connections, 5 ms a statement, 74 in flight at most (10 + maxQueuedRequests 64): 37 ms at the bound
-  const within = simulate({ initial: 74, min: 10, max: 74, targetMs: 100 }, { capacity: 10, serviceMs: 5 });
-  assert.equal(within.limit, 74, `limit ${within.limit}, mean ${within.meanMs.toFixed(1)} ms`);
-  // the same pool at 20 ms a statement: 148 ms at the bound, so the limit comes down to about the target's 50
-  const slower = simulate({ initial: 74, min: 10, max: 74, targetMs: 100 }, { capacity: 10, serviceMs: 20 });
-  assert.ok(slower.limit >= 40 && slower.limit <= 60, `limit ${slower.limit}`);
-  assert.ok(slower.meanMs <= 120, `mean ${slower.meanMs.toFixed(1)} ms with a 100 ms target (it hovers around it)`);
-  assert.ok(slower.perSecond >= 0.95 * slower.capacityPerSecond, `${slower.perSecond}/s of ${slower.capacityPerSecond}/s`);
+  const cut = new QueueWaitLimit({ min: 10, max: 50, maxWaitMs: 100 });
+  cut.tryAcquire(0);
+  cut.release(50, true);
+  cut.tick(100);
+  assert.equal(cut.limit, 45);
+  for (let i = 2; i < 40; i++) {
+    cut.tryAcquire(i * 100);
+    cut.release(i * 100 + 50, true);
+  }
+  cut.tick(4000);
+  assert.equal(cut.limit, 10, 'never below the minimum');
+
+  let oldest = 0;
+  const hung = new QueueWaitLimit({ min: 10, max: 74, maxWaitMs: 1000, oldestWaitMs: () => oldest });
+  hung.tick(0);
+  oldest = 400;
+  hung.tick(100);
+  assert.equal(hung.limit, 74, 'a wait within the bound');
+  oldest = 4000;
+  hung.tick(200);
+  assert.equal(hung.limit, 10 + 64 * 0.5, 'the queued part halved at most per window');
+  assert.equal(hung.standingWaitMs, 4000);
+
+  assert.throws(() => new QueueWaitLimit({ min: 0, max: 5, maxWaitMs: 100 }));
+  assert.throws(() => new QueueWaitLimit({ min: 1, max: 5, maxWaitMs: 0 }));
 });

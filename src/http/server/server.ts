@@ -179,7 +179,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     served.all.map((network) => {
       const { db, config: own } = network;
       const poolSize = own.db.pool.maxConnections * (1 + own.db.replicas.hosts.length);
-      return [network, { name: network.name, poolSize, poolWaiting: () => db.poolStats().waiting }];
+      return [network, { name: network.name, poolSize, poolWaiting: () => db.poolStats().waiting, ...(db.queue ? { queue: db.queue } : {}) }];
     }),
   );
   admit = admission({

@@ -14,8 +14,9 @@
  *    already wait for a connection of the request's database (`poolWaiting`);
  * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, whatever its Accept) when its
  *    network's limit of requests in flight is reached (`limit`): the pool's connections plus
- *    `server.pressure.maxQueuedRequests`, or with `server.pressure.adaptive` a limit learnt from the
- *    latency of the requests it admits, between the pool's connections and that bound (limiter.ts).
+ *    `server.pressure.maxQueuedRequests`, or with `server.pressure.adaptive` a limit learnt from how
+ *    long statements wait for a database connection (`server.pressure.maxQueueWait`), between the
+ *    pool's connections and that bound (limiter.ts).
  *    Requests, not statements: the pool-queue check counts statements, and a request that runs
  *    several at once (the sibling routes) would be shed by it where the requests are few.
  *
@@ -33,7 +34,8 @@ import type { ServerSettings } from '../../../config/service.ts';
 import { errorBody } from '../../request/errors.ts';
 import { targetPath } from '../../request/target.ts';
 import { JSON_TYPE } from '../respond.ts';
-import { AdaptiveLimit } from './limiter.ts';
+import type { PoolQueue } from '../../../db/poolQueue.ts';
+import { QueueWaitLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';
 
 const LOG_EVERY_MS = 10_000;
@@ -46,6 +48,8 @@ export interface AdmittedNetwork {
   name: string | undefined;
   poolSize: number;
   poolWaiting(): number;
+  /** The waits for a connection of its database (absent: the adaptive limit stays at its bound). */
+  queue?: PoolQueue;
 }
 
 export interface AdmissionOptions {
@@ -101,20 +105,20 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
   const pacer = new ShedPacer(send, pressure.maxShedDelayMs);
 
-  const { maxPoolWaiting, maxQueuedRequests, adaptive, latencyTargetMs } = pressure;
-  const limiters = new Map<AdmittedNetwork, AdaptiveLimit>();
+  const { maxPoolWaiting, maxQueuedRequests, adaptive, maxQueueWaitMs } = pressure;
+  const limiters = new Map<AdmittedNetwork, QueueWaitLimit>();
   for (const network of networks) {
     const min = Math.max(1, network.poolSize);
     if (adaptive) {
       const queue = maxQueuedRequests > 0 ? maxQueuedRequests : maxPoolWaiting > 0 ? maxPoolWaiting : 10_000;
-      // with a latency target it starts at its bound and comes down when the answers take longer than
-      // the target (starting low would shed where the fixed bound serves everything, while it grows)
-      const max = min + queue;
-      limiters.set(network, new AdaptiveLimit({ initial: latencyTargetMs > 0 ? max : min, min, max, targetMs: latencyTargetMs }));
+      const { queue: waits } = network;
+      const limiter = new QueueWaitLimit({ min, max: min + queue, maxWaitMs: maxQueueWaitMs, ...(waits ? { oldestWaitMs: () => waits.oldestWaitMs(performance.now()) } : {}) });
+      waits?.observeWaits((waitMs, now) => limiter.waited(now, waitMs));
+      limiters.set(network, limiter);
     } else if (maxQueuedRequests > 0) {
-      // a fixed limit: min = max, the latency it is told of changes nothing
+      // a fixed limit: min = max, the waits it is told of change nothing
       const fixed = min + maxQueuedRequests;
-      limiters.set(network, new AdaptiveLimit({ initial: fixed, min: fixed, max: fixed, targetMs: 0 }));
+      limiters.set(network, new QueueWaitLimit({ min: fixed, max: fixed, maxWaitMs: maxQueueWaitMs }));
     }
   }
 
@@ -123,7 +127,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   const reasons: ShedReason[] = ['underPressure', 'poolWaiting', 'limit', 'connections'];
   const counters = Object.fromEntries(reasons.map((r) => [r, shedCounter.labels(r)])) as Record<ShedReason, ReturnType<typeof shedCounter.labels>>;
   const named = networks.some((n) => n.name !== undefined);
-  const perNetwork = (name: string, help: string, value: (l: AdaptiveLimit) => number) =>
+  const perNetwork = (name: string, help: string, value: (l: QueueWaitLimit) => number) =>
     new Gauge({
       name, help, labelNames: named ? ['network'] : [], registers: [registry],
       collect() {
@@ -132,6 +136,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     });
   perNetwork('http_concurrency_limit', 'The limit of contract requests in flight (fixed, or adaptive)', (l) => l.limit);
   perNetwork('http_requests_in_flight', 'Contract requests admitted and not yet answered', (l) => l.inFlight);
+  perNetwork('db_pool_standing_wait_seconds', "The least wait for a database connection in the adaptive limit's last window that had waits", (l) => l.standingWaitMs / 1000);
   new Gauge({ name: 'http_shed_answers_held', help: 'Shed answers waiting for their pace', registers: [registry], collect() { this.set(pacer.held); } });
 
   // the log: one line when shedding begins, then one per LOG_EVERY_MS with the counts
@@ -160,6 +165,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   const ticker = setInterval(() => {
     const now = performance.now();
     pacer.tick(now, admittedInTick);
+    for (const limiter of limiters.values()) limiter.tick(now);
     admittedInTick = 0;
     if (pendingTotal > 0 && now - lastLog >= LOG_EVERY_MS) report(now, false);
   }, TICK_MS);
@@ -185,16 +191,15 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(path)) return false;
     if (!limiter.tryAcquire(now)) return shed(response, 'limit', now);
     let released = false;
-    const release = (answered: boolean, measured: boolean) => {
+    const release = (answered: boolean) => {
       if (released) return;
       released = true;
       admitted.delete(request);
-      const end = performance.now();
       if (answered) admittedInTick++;
-      limiter.release(end, answered && measured ? end - now : undefined, answered && response.statusCode === 503);
+      limiter.release(performance.now(), answered && response.statusCode === 503);
     };
-    admitted.set(request, () => release(true, false));
-    response.once('close', () => release(response.writableFinished, true));
+    admitted.set(request, () => release(true));
+    response.once('close', () => release(response.writableFinished));
     return false;
   };
 

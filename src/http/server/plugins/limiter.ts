@@ -1,75 +1,68 @@
 /**
- * An adaptive limit on the requests in flight, in the manner of Netflix's concurrency-limits
- * (Gradient2Limit): the limit follows what the database answers within the latency target (without
- * one, within its usual latency) instead of a fixed queue length, so that a big machine admits more
- * and a small one less, without tuning.
+ * The limit of contract requests in flight, learnt from the time statements wait for a database
+ * connection (issue 45): shed only when clients would otherwise wait too long, whatever the
+ * database's speed.
  *
- * The latencies of the admitted requests are gathered in windows (at least WINDOW_MS and
- * MIN_SAMPLES samples). At the end of each window:
+ * The signal is CoDel's (Nichols and Jacobson; as Facebook's Thrift servers use it for requests): the
+ * least wait for a connection in each INTERVAL_MS window. A burst makes some statements wait, but one
+ * that came when the queue was short waits little, so the window's least wait stays low; only a queue
+ * that stands for the whole window makes every wait in it long. A window in which statements waited
+ * for connections and none got one counts as a standing wait of the time since the last one did (the
+ * database stopped answering: no statement leaves the queue to report its wait).
  *
- * - `short` is the window's mean latency, `long` an exponential average of the windows' means
- *   over about LONG_WINDOW windows (the latency the service usually has; it follows a lasting
- *   change, and falls fast when the latency falls to half of it);
- * - with a latency target (the default, `server.pressure.latencyTarget`): the gradient is 1 while the
- *   window's mean is within the target, and `target / short` (at least 0.5) above it. Queueing
- *   within the target is allowed: the limit admits as much as the database answers within the
- *   target, whatever the latency without load was (a pool of 10 connections under 64 clients queues,
- *   and a gradient on the usual latency would shed a third of requests answered in 20 ms);
- * - without one (target 0), as Gradient2: the gradient `tolerance * long / short`, kept within
- *   [0.5, 1], says whether requests queue: 1 while the latency stays within `tolerance` times the
- *   usual, less when it grows;
- * - the new limit is `limit * (gradient + QUEUE)` (room to grow: a queue of a tenth of the limit,
- *   where Gradient2 allows a fixed 4), smoothed (SMOOTHING), within [min, max]. The limit does not grow while fewer than half of it
- *   were in flight during the window (the load, not the service, set the pace: no evidence);
- * - a window in which a request failed for lack of capacity (a database timeout or outage: `drop`)
- *   cuts the limit by BACKOFF at once (AIMD's multiplicative decrease).
+ * At the end of each window:
+ * - a standing wait above `maxWaitMs`: the part of the limit above `min` (the requests that queue)
+ *   is scaled by `maxWaitMs / wait`, at least by half: the queue's length is what makes the wait, so
+ *   the queue it allows is cut in that ratio;
+ * - within it: the limit grows by a tenth plus one, up to `max`;
+ * - a request that failed for lack of capacity (a database timeout or outage: `drop`) cuts the limit
+ *   by BACKOFF at once (AIMD's multiplicative decrease).
+ *
+ * A wait is a wait for any database (a slow database, one that is down, a cluster whose statements
+ * fan out): the limit never looks at how long answers take, so a database whose answers take 500 ms
+ * but do not queue is never shed from (a latency target did that: issue 45), and a closed loop of
+ * clients up to `max` is never shed while their waits stay within `maxWaitMs`.
  *
  * The class keeps no timers: the caller passes the time (ms, any monotonic clock) to each call.
  */
 
 export interface LimiterOptions {
-  /** The limit at start. */
-  initial: number;
   /** The limit never goes below (the database pool's connections: fewer would leave it idle). */
   min: number;
-  /** Nor above (the fixed bound: the pool plus server.pressure.maxQueuedRequests). A limit with min = max stays fixed. */
+  /** Nor above, and starts there (the pool plus server.pressure.maxQueuedRequests). min = max: a fixed limit. */
   max: number;
-  /** ms; a window whose mean latency is above it lowers the limit, one within it may raise it; 0: none (the gradient on the usual latency instead). */
-  targetMs: number;
-  /** How much above the usual latency counts as no queueing (default 1.5, as Gradient2). */
-  tolerance?: number;
+  /** ms; the longest standing wait for a database connection before the limit comes down (server.pressure.maxQueueWait). */
+  maxWaitMs: number;
+  /** ms the longest-waiting statement has waited so far (0: none waits); none when absent. */
+  oldestWaitMs?: () => number;
 }
 
-const WINDOW_MS = 100;
-const MIN_SAMPLES = 10;
-const LONG_WINDOW = 3000;
-const SMOOTHING = 0.2;
+export const INTERVAL_MS = 100;
 const BACKOFF = 0.9;
-/** Room to grow: a queue of a tenth of the limit (so the limit grows by 2 % a window while nothing queues). */
-const QUEUE = 0.1;
+/** Requests the limit grows by per window within the bound (AIMD's additive increase). */
+const GROWTH = 1;
 
-export class AdaptiveLimit {
+export class QueueWaitLimit {
   #limit: number;
   #inFlight = 0;
   #windowStart = Number.NaN;
-  #windowSum = 0;
-  #windowCount = 0;
-  #windowPeak = 0;
+  #windowLeast = Infinity;
+  #windowWaits = 0;
   #windowDropped = 0;
-  #long: number | undefined;
-  #longCount = 0;
+  #standing = 0;
   readonly #min: number;
   readonly #max: number;
-  readonly #target: number;
-  readonly #tolerance: number;
+  readonly #maxWait: number;
+  readonly #oldestWait: () => number;
 
-  constructor({ initial, min, max, targetMs, tolerance = 1.5 }: LimiterOptions) {
+  constructor({ min, max, maxWaitMs, oldestWaitMs = () => 0 }: LimiterOptions) {
     if (!(min >= 1 && max >= min)) throw new Error(`the limiter needs 1 <= min <= max, got ${min}, ${max}`);
+    if (!(maxWaitMs > 0)) throw new Error(`the limiter needs a positive maximum wait, got ${maxWaitMs}`);
     this.#min = min;
     this.#max = max;
-    this.#limit = Math.min(max, Math.max(min, initial));
-    this.#target = targetMs;
-    this.#tolerance = tolerance;
+    this.#limit = max;
+    this.#maxWait = maxWaitMs;
+    this.#oldestWait = oldestWaitMs;
   }
 
   /** The requests in flight now may not exceed this. */
@@ -81,64 +74,63 @@ export class AdaptiveLimit {
     return this.#inFlight;
   }
 
-  /** The usual latency (ms) the limit is measured against; undefined before the first window. */
-  get usualLatencyMs(): number | undefined {
-    return this.#long;
+  /** The standing wait (ms) of the last window that had one: its least wait for a connection. */
+  get standingWaitMs(): number {
+    return this.#standing;
   }
 
   /** Admits a request (true) while fewer than the limit are in flight; its end must be told to `release`. */
   tryAcquire(now: number): boolean {
+    this.#maybeEndWindow(now);
     if (this.#inFlight >= this.limit) return false;
     this.#inFlight++;
-    if (Number.isNaN(this.#windowStart)) this.#windowStart = now;
-    if (this.#inFlight > this.#windowPeak) this.#windowPeak = this.#inFlight;
     return true;
   }
 
-  /**
-   * The end of an admitted request: `latencyMs` its time from admission to answer, undefined when
-   * it says nothing about capacity (a stream, a client that went away); `dropped` when it failed
-   * for lack of capacity.
-   */
-  release(now: number, latencyMs: number | undefined, dropped = false): void {
+  /** The end of an admitted request; `dropped` when it failed for lack of capacity. */
+  release(now: number, dropped = false): void {
     if (this.#inFlight > 0) this.#inFlight--;
     if (dropped) this.#windowDropped++;
-    else if (latencyMs !== undefined) {
-      this.#windowSum += latencyMs;
-      this.#windowCount++;
+  }
+
+  /** A statement got its connection after waiting `waitMs` for it. */
+  waited(now: number, waitMs: number): void {
+    this.#maybeEndWindow(now);
+    if (waitMs < this.#windowLeast) this.#windowLeast = waitMs;
+    this.#windowWaits++;
+  }
+
+  /** Ends the window when INTERVAL_MS have passed (also while no request comes or leaves). */
+  tick(now: number): void {
+    this.#maybeEndWindow(now);
+  }
+
+  #maybeEndWindow(now: number): void {
+    if (Number.isNaN(this.#windowStart)) {
+      this.#windowStart = now;
+      return;
     }
-    if (now - this.#windowStart >= WINDOW_MS && (this.#windowCount >= MIN_SAMPLES || this.#windowDropped > 0)) this.#endWindow(now);
-  }
-
-  /** How much of the limit the window's mean latency `short` supports, within [0.5, 1]. */
-  #gradient(short: number): number {
-    if (this.#target > 0) return short > this.#target ? Math.max(0.5, this.#target / short) : 1;
-    return Math.min(1, Math.max(0.5, (this.#tolerance * this.#long!) / short));
-  }
-
-  #endWindow(now: number): void {
-    const limit = this.#limit;
+    if (now - this.#windowStart < INTERVAL_MS) return;
+    let standing: number | undefined;
+    if (this.#windowWaits > 0) standing = this.#windowLeast;
+    else {
+      const oldest = this.#oldestWait();
+      if (oldest > 0) standing = oldest;
+    }
     if (this.#windowDropped > 0) {
-      this.#limit = Math.max(this.#min, limit * BACKOFF);
-    } else {
-      const short = Math.max(this.#windowSum / this.#windowCount, 0.001);
-      if (this.#long === undefined) this.#long = short;
-      else if (this.#longCount < 10) this.#long += (short - this.#long) / (this.#longCount + 1);
-      else this.#long += ((short - this.#long) * 2) / (LONG_WINDOW + 1);
-      this.#longCount++;
-      // the latency fell far below the usual: let the usual follow it quickly
-      if (this.#long / short > 2) this.#long *= 0.95;
-      const appLimited = this.#windowPeak < limit / 2;
-      const gradient = this.#gradient(short);
-      if (!(appLimited && gradient >= 1)) {
-        const next = limit * (gradient + QUEUE);
-        this.#limit = Math.min(this.#max, Math.max(this.#min, limit * (1 - SMOOTHING) + next * SMOOTHING));
+      this.#limit = Math.max(this.#min, this.#limit * BACKOFF);
+    } else if (standing !== undefined) {
+      this.#standing = standing;
+      if (standing > this.#maxWait) {
+        const queued = this.#limit - this.#min;
+        this.#limit = this.#min + queued * Math.max(0.5, this.#maxWait / standing);
+      } else {
+        this.#limit = Math.min(this.#max, this.#limit + GROWTH);
       }
     }
     this.#windowStart = now;
-    this.#windowSum = 0;
-    this.#windowCount = 0;
+    this.#windowLeast = Infinity;
+    this.#windowWaits = 0;
     this.#windowDropped = 0;
-    this.#windowPeak = this.#inFlight;
   }
 }
