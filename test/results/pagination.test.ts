@@ -136,6 +136,17 @@ const VARIANT: fc.Arbitrary<Variant> = fc
     };
   });
 
+/**
+ * The page sizes of the hand-picked walks. On real Citus every page of the network-wide listing is a
+ * query over every shard of every monthly partition (0.3-0.7 s here), and the walks of all seven sizes
+ * over its 320 results made 3,300 such pages (four of the five minutes of this file there): on Citus
+ * the network-wide walks take two sizes, one that divides the results and one that does not; every
+ * size runs on the other backends, and the random walks try others on Citus too.
+ */
+function limitsFor(backend: string, contract: bigint): number[] {
+  return backend === 'postgres-citus' && contract === 0n ? [2, 7] : [1, 2, 3, 4, 5, 6, 7];
+}
+
 for (const backend of testBackends()) {
   describe(`results pagination (${backend})`, () => {
     let api: TestApp;
@@ -200,7 +211,7 @@ for (const backend of testBackends()) {
       for (const contract of [1001n, 1002n, 1003n, 0n]) {
         const path = PATHS[contract.toString()]![0]!;
         for (const order of ['asc', 'desc'] as const) {
-          for (let limit = 1; limit <= 7; limit++) {
+          for (const limit of limitsFor(backend, contract)) {
             cases.push({ ...none, contract, path, order, limit });
             cases.push({ ...none, contract, path, order, limit, internal: true });
           }
