@@ -62,7 +62,7 @@ const CHUNK_LENGTH = 32_768;
  * exact size. A page of 100 items is 120-180 KB of JSON: as one string it was an object of V8's
  * large-object space (over 128 KB: pages mapped for it and unmapped after it, each touch of a new page
  * a fault), built twice (the join, then the flattening of the text around it that Buffer.from needs);
- * that took 1.0-1.9 ms a page against 0.25-0.3 ms this way (docs/performance.md).
+ * that took 1.0-1.9 ms a page against 0.25-0.3 ms this way (docs/history/performance-until-2026-11-28.md).
  */
 export function utf8Join(head: string, parts: readonly string[], separator: string, tail: string): Buffer {
   const chunks: string[] = [];

@@ -1,7 +1,7 @@
 -- Indexes this service recommends on top of the mirror node schema. They are not part of the
 -- importer's schema: this service's migrations (0002-0004) create them in databases it owns, and
 -- `migrate --recommended-indexes` adds them (concurrently) to a database an importer owns.
--- Sizes on the scale-30 bench dataset (8.5M logs, 3M results): docs/performance.md "Recommended indexes".
+-- Sizes on the scale-30 bench dataset (8.5M logs, 3M results): docs/operations.md "Recommended indexes".
 -- One statement per line.
 
 -- Top-level results of a contract (GET /contracts/{id}/results without internal=true): without it,
