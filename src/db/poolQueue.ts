@@ -1,7 +1,7 @@
 /**
  * How long statements wait for a connection of a node-postgres pool: each checkout is timed from
  * its `connect` call to the connection it gets (pool.query, the statement batches and the sessions
- * all check out through `connect`). The admission limit (src/http/server/plugins/limiter.ts) sheds
+ * all check out through `connect`). The admission limit (src/http/server/load/limiter.ts) sheds
  * on these waits.
  */
 import type pg from 'pg';

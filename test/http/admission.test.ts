@@ -14,7 +14,7 @@ import { fakeDb } from '../support/database.ts';
 import { RawConnection, type RawResponse, getRequest } from '../support/rawHttp.ts';
 
 /**
- * Admission before routing (src/http/server/plugins/admission.ts): the adaptive limit of contract
+ * Admission before routing (src/http/server/load/admission.ts): the adaptive limit of contract
  * requests in flight, the shed answer (prepared bytes, no request object, no access line), its
  * metrics and log summary, the pace of shed answers, and the drain.
  */

@@ -12,7 +12,7 @@ import { parseQuery } from '../request/query.ts';
 import { rawPath, rawSearch } from '../request/target.ts';
 import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
-import { leaveAdmission } from './plugins/admission.ts';
+import { leaveAdmission } from './load/admission.ts';
 import type { EventStreams } from './streams/eventStream.ts';
 import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal, sendRefusal } from './streams/limits.ts';
 import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';

@@ -10,13 +10,13 @@ import { compressOptions } from '../compression.ts';
 import { registerDocs } from '../docs/openapi.ts';
 import { ClientError, statusMessage } from '../request/errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './plugins/accessLog.ts';
-import { onClientError, onConnect } from './plugins/clientErrors.ts';
+import { onClientError, onConnect } from './clientErrors.ts';
 import { registerDrain } from './plugins/drain.ts';
 import { VERSION } from '../../version.ts';
 import type { Route } from '../route.ts';
 import { EventStreams } from './streams/eventStream.ts';
 import { StreamLimits } from './streams/limits.ts';
-import { watchStalls } from './plugins/stallWatch.ts';
+import { watchStalls } from './load/stallWatch.ts';
 import { MOUNT, answering } from './answering.ts';
 import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
@@ -26,8 +26,8 @@ import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
-import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './plugins/admission.ts';
-import { capConnections } from './plugins/connectionCap.ts';
+import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './load/admission.ts';
+import { capConnections } from './load/connectionCap.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
 import { sendError } from './respond.ts';
@@ -120,7 +120,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   let refuseHost: FastPath | undefined;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
   let fastPathHits: FastPath | undefined;
-  /** Sheds before routing (plugins/admission.ts), once the networks exist (below). */
+  /** Sheds before routing (load/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
   answerBeforeRouting(
     app,

@@ -10,7 +10,7 @@
  * - a client that does not read: once `streams.maxBufferedBytes` of live events wait in its socket, it
  *   gets a last `error` event saying so and is closed; a backlog is read page by page as the client
  *   takes it (drained), each page sized to that bound; a client that takes nothing at all for
- *   server.stallTimeout is cut by the stall watch (plugins/stallWatch.ts);
+ *   server.stallTimeout is cut by the stall watch (load/stallWatch.ts);
  * - a drain (SIGTERM) ends every stream with a last `error` event (reconnect with Last-Event-ID);
  * - one access line when a stream ends, with its events and bytes;
  * - metrics: events sent, slow consumers closed (streams_open{kind="events"}: limits.ts).
@@ -22,8 +22,8 @@ import type { Config } from '../../../config/config.ts';
 import { EVENT_STREAM_TYPE } from '../../request/accept.ts';
 import { errorBody } from '../../request/errors.ts';
 import type { EventSink, EventsRun } from '../../route.ts';
-import { leaveAdmission } from '../plugins/admission.ts';
-import { releaseConnection } from '../plugins/connectionCap.ts';
+import { leaveAdmission } from '../load/admission.ts';
+import { releaseConnection } from '../load/connectionCap.ts';
 import { sendError } from '../respond.ts';
 import { type StreamLimits, type StreamPlace, sendRefusal } from './limits.ts';
 

@@ -15,8 +15,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { statusMessage } from '../../request/errors.ts';
-import { answerAndClose, rawErrorAnswer } from '../rawAnswer.ts';
+import { statusMessage } from '../request/errors.ts';
+import { answerAndClose, rawErrorAnswer } from './rawAnswer.ts';
 
 /** Node's error codes to statuses; anything else is 400. */
 const STATUSES: Record<string, number> = {
