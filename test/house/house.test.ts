@@ -21,7 +21,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/http/answer.ts'],
   ['src/http/cache/'],
   ['src/http/server/respond.ts', 'src/http/server/rawAnswer.ts', 'src/http/server/routeFlags.ts', 'src/http/server/origin.ts'],
-  ['src/http/server/plugins/'],
+  ['src/http/server/plugins/', 'src/http/server/load/'],
   ['src/http/server/'],
   ['src/contracts/common/'],
   ['src/contracts/'],
