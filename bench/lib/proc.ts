@@ -21,12 +21,37 @@ export function clockTicks(): number {
   return clkTck;
 }
 
-interface StatLine {
+/** The fields of one /proc/<pid>/stat line that the bench reads; times in clock ticks. */
+export interface StatLine {
   pid: number;
   comm: string;
   ppid: number;
-  /** utime + stime + cutime + cstime, in clock ticks */
+  /** the process's own user and system time */
+  utime: number;
+  stime: number;
+  /** user and system time of its children that have exited and been waited for */
+  cutime: number;
+  cstime: number;
+  /** utime + stime + cutime + cstime */
   ticks: number;
+}
+
+/**
+ * Parses one /proc/<pid>/stat line. The command name sits between the first "(" and the last ")"
+ * (it may hold spaces and parentheses); the numbered fields (man 5 proc) follow it.
+ */
+export function parseStat(text: string): StatLine | undefined {
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return undefined;
+  const pid = Number(text.slice(0, open).trim());
+  const comm = text.slice(open + 1, close);
+  // fields from field 3 (state) on
+  const f = text.slice(close + 2).trim().split(/\s+/);
+  if (!Number.isInteger(pid) || f.length < 15) return undefined;
+  const num = (field: number) => Number(f[field - 3] ?? 0);
+  const [utime, stime, cutime, cstime] = [num(14), num(15), num(16), num(17)];
+  return { pid, comm, ppid: num(4), utime, stime, cutime, cstime, ticks: utime + stime + cutime + cstime };
 }
 
 function readStat(pid: number): StatLine | undefined {
@@ -36,14 +61,18 @@ function readStat(pid: number): StatLine | undefined {
   } catch {
     return undefined;
   }
-  const open = text.indexOf('(');
-  const close = text.lastIndexOf(')');
-  if (open < 0 || close < 0) return undefined;
-  const comm = text.slice(open + 1, close);
-  // fields from field 3 (state) on
-  const f = text.slice(close + 2).split(' ');
-  const num = (field: number) => Number(f[field - 3] ?? 0);
-  return { pid, comm, ppid: num(4), ticks: num(14) + num(15) + num(16) + num(17) };
+  const s = parseStat(text);
+  return s && { ...s, pid };
+}
+
+/** One scan of /proc: every process's stat line, by pid (processes that end meanwhile are left out). */
+export function readAllStats(): Map<number, StatLine> {
+  const stats = new Map<number, StatLine>();
+  for (const pid of allPids()) {
+    const s = readStat(pid);
+    if (s) stats.set(pid, s);
+  }
+  return stats;
 }
 
 function allPids(): number[] {
@@ -82,11 +111,7 @@ export interface TreeSample {
 
 /** One scan of /proc: the tree rooted at `root` (CPU and RSS) and the host's postgres processes (CPU). */
 export function sampleTree(root: number): TreeSample | undefined {
-  const stats = new Map<number, StatLine>();
-  for (const pid of allPids()) {
-    const s = readStat(pid);
-    if (s) stats.set(pid, s);
-  }
+  const stats = readAllStats();
   if (!stats.has(root)) return undefined;
   const children = new Map<number, number[]>();
   let postgresTicks = 0;
