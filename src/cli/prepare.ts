@@ -8,7 +8,7 @@ import { type Db, rootCause } from '../db/db.ts';
 import { describeLayout, planCacheModeFor, probeLayout, setDbLayout } from '../db/layout.ts';
 import { migrate } from '../db/migrate.ts';
 import { type PostgresOptions, postgresOptionsFromConfig } from '../db/postgres.ts';
-import { openServingDb } from '../db/replicas-open.ts';
+import { openServingDb } from '../db/replicasOpen.ts';
 import { type DatabaseWatch, watchDatabase } from '../db/watch.ts';
 import { demoLine } from '../demo/examples.ts';
 import { DAYS } from '../demo/network.ts';

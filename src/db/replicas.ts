@@ -2,7 +2,7 @@
  * Reads spread across PostgreSQL read replicas (db.replicas.*). The service's Db, with each
  * statement run on a healthy replica in turn; the primary serves when none is healthy. A check every
  * db.replicas.checkInterval asks each replica whether it answers and how far it is behind the
- * primary (replicas-health.ts): one that fails or lags beyond db.replicas.maxLag leaves the
+ * primary (replicasHealth.ts): one that fails or lags beyond db.replicas.maxLag leaves the
  * rotation and comes back when a check finds it well again, one log line per change. A statement
  * that fails because its replica went away is run once more on the next in line (reads are
  * idempotent), and the replica leaves the rotation at once. Writes (exec, sessions: migrate and
@@ -28,7 +28,7 @@ import {
   replicaLagMs,
   stateAfter,
   stateLine,
-} from './replicas-health.ts';
+} from './replicasHealth.ts';
 import { sql } from './sql.ts';
 
 export interface Replica {

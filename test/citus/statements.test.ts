@@ -1,6 +1,6 @@
 /**
  * The Citus-safe statement shapes that real Citus routes to the fewest shards (issue 30; the plan
- * check on a cluster, test/citus/plan-check.test.ts, is what found them): checked on the statement
+ * check on a cluster, test/citus/planCheck.test.ts, is what found them): checked on the statement
  * text, so that they hold on every machine, with or without Citus.
  * - one call's result: the contract's address by a join (a correlated subquery over entity made Citus
  *   send the statement to all 16 shards; the join reaches only the involved contracts' shards);

@@ -16,7 +16,7 @@ import { createApp } from '../../src/app.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPostgresDb, postgresOptionsFromConfig } from '../../src/db/postgres.ts';
 import type { ReplicatedDb } from '../../src/db/replicas.ts';
-import { openServingDb } from '../../src/db/replicas-open.ts';
+import { openServingDb } from '../../src/db/replicasOpen.ts';
 import { demoExamples } from '../../src/demo/examples.ts';
 import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
 import { testConfig } from '../support/app.ts';

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { parseReplicaAddress, replicaName } from '../../src/config/replicas.ts';
 import { DatabaseUnavailableError, type Db } from '../../src/db/db.ts';
-import { replicaConnection } from '../../src/db/replicas-open.ts';
+import { replicaConnection } from '../../src/db/replicasOpen.ts';
 import {
   LsnHistory,
   isConnectionLoss,
@@ -15,7 +15,7 @@ import {
   replicaLagMs,
   stateAfter,
   stateLine,
-} from '../../src/db/replicas-health.ts';
+} from '../../src/db/replicasHealth.ts';
 import { withPin } from '../../src/db/pin.ts';
 import { replicatedDb } from '../../src/db/replicas.ts';
 import { fakeDb } from '../support/database.ts';

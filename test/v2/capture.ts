@@ -1,6 +1,6 @@
 /**
  * The statements the ten routes send while every conformance spec replays on a database, each once
- * with its values: what the plan checks (test/v2/plan-check.test.ts on the stub, test/citus/ on real
+ * with its values: what the plan checks (test/v2/planCheck.test.ts on the stub, test/citus/ on real
  * Citus) EXPLAIN. Setup and cleanup statements of the loader come through the same Db and are left out.
  */
 import { existsSync, statSync } from 'node:fs';

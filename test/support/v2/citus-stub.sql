@@ -1,6 +1,6 @@
 -- Citus's table functions, stubbed on plain PostgreSQL (Citus cannot be installed here): each call
 -- records the distribution in citus_stub.dist instead of creating shards. The plan check
--- (test/v2/plan-check.test.ts) reads that table to know which tables are distributed, by which column
+-- (test/v2/planCheck.test.ts) reads that table to know which tables are distributed, by which column
 -- and in which colocation group. Real Citus keeps this in pg_dist_partition.
 create schema citus_stub;
 
