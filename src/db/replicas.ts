@@ -94,6 +94,8 @@ function within<T>(ms: number, work: Promise<T>): Promise<T> {
 export function replicatedDb(primary: Db, replicas: readonly Replica[], options: ReplicaOptions): ReplicatedDb {
   const { maxLagMs, checkIntervalMs, logger } = options;
   const slots: Slot[] = replicas.map((r) => ({ ...r, state: 'unknown', lagMs: undefined, checking: undefined }));
+  /** Every server's Db: the primary, then the replicas. */
+  const members: readonly Db[] = [primary, ...slots.map((s) => s.db)];
   const history = new LsnHistory(maxLagMs + 4 * checkIntervalMs);
   const observers: QueryObserver[] = [];
   const reads: Record<string, number> = { primary: 0 };
@@ -231,9 +233,9 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
     observe: (observer) => void observers.push(observer),
     queue: {
       observeWaits: (observer) => {
-        for (const db of [primary, ...slots.map((s) => s.db)]) db.queue?.observeWaits(observer);
+        for (const db of members) db.queue?.observeWaits(observer);
       },
-      oldestWaitMs: (now) => Math.max(0, ...[primary, ...slots.map((s) => s.db)].map((db) => db.queue?.oldestWaitMs(now) ?? 0)),
+      oldestWaitMs: (now) => Math.max(0, ...members.map((db) => db.queue?.oldestWaitMs(now) ?? 0)),
     },
     pin(): ReadPin {
       const target = orderFor(undefined)[0]!;
@@ -242,7 +244,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
       return pin;
     },
     poolStats(): PoolStats {
-      const all = [primary, ...slots.map((s) => s.db)].map((db) => db.poolStats());
+      const all = members.map((db) => db.poolStats());
       return {
         total: all.reduce((n, s) => n + s.total, 0),
         idle: all.reduce((n, s) => n + s.idle, 0),
@@ -255,7 +257,7 @@ export function replicatedDb(primary: Db, replicas: readonly Replica[], options:
     async close() {
       stopped = true;
       clearTimeout(timer);
-      await Promise.all([primary.close(), ...slots.map((s) => s.db.close())]);
+      await Promise.all(members.map((db) => db.close()));
     },
   };
 }

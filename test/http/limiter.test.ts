@@ -20,8 +20,7 @@ interface Service {
  */
 function simulate(options: { min: number; max: number; maxWaitMs: number }, service: Service, seconds = 40) {
   const queue: Array<{ at: number }> = [];
-  let clock = 0;
-  const limiter = new QueueWaitLimit({ ...options, oldestWaitMs: () => (queue.length > 0 && busyUntil.length >= service.connections ? clock - queue[0]!.at : 0) });
+  const limiter = new QueueWaitLimit({ ...options, oldestWaitMs: (now) => (queue.length > 0 && busyUntil.length >= service.connections ? now - queue[0]!.at : 0) });
   const busyUntil: number[] = [];
   const sendAt = new Map<number, number>(); // ms -> clients sending then
   sendAt.set(0, service.clients);
@@ -33,11 +32,10 @@ function simulate(options: { min: number; max: number; maxWaitMs: number }, serv
   let waits = 0;
   const later = (at: number, n = 1) => sendAt.set(at, (sendAt.get(at) ?? 0) + n);
   for (let now = 0; now < seconds * 1000; now++) {
-    clock = now;
     for (let i = busyUntil.length - 1; i >= 0; i--) {
       if (busyUntil[i]! > now) continue;
       busyUntil.splice(i, 1);
-      limiter.release(now);
+      limiter.release();
       if (now >= measureFrom) answered++;
       later(now);
     }
@@ -111,18 +109,18 @@ test('admission: refused at the limit, admitted again after a release; a drop cu
   assert.equal(limiter.limit, 3, 'starts at its bound');
   assert.ok(limiter.tryAcquire(0) && limiter.tryAcquire(0) && limiter.tryAcquire(0));
   assert.equal(limiter.tryAcquire(0), false);
-  limiter.release(1);
+  limiter.release();
   assert.equal(limiter.inFlight, 2);
   assert.ok(limiter.tryAcquire(1));
 
   const cut = new QueueWaitLimit({ min: 10, max: 50, maxWaitMs: 100 });
   cut.tryAcquire(0);
-  cut.release(50, true);
+  cut.release(true);
   cut.tick(100);
   assert.equal(cut.limit, 45);
   for (let i = 2; i < 40; i++) {
     cut.tryAcquire(i * 100);
-    cut.release(i * 100 + 50, true);
+    cut.release(true);
   }
   cut.tick(4000);
   assert.equal(cut.limit, 10, 'never below the minimum');

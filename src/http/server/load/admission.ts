@@ -112,7 +112,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     if (adaptive) {
       const queue = maxQueuedRequests > 0 ? maxQueuedRequests : maxPoolWaiting > 0 ? maxPoolWaiting : 10_000;
       const { queue: waits } = network;
-      const limiter = new QueueWaitLimit({ min, max: min + queue, maxWaitMs: maxQueueWaitMs, ...(waits ? { oldestWaitMs: () => waits.oldestWaitMs(performance.now()) } : {}) });
+      const limiter = new QueueWaitLimit({ min, max: min + queue, maxWaitMs: maxQueueWaitMs, ...(waits ? { oldestWaitMs: (now: number) => waits.oldestWaitMs(now) } : {}) });
       waits?.observeWaits((waitMs, now) => limiter.waited(now, waitMs));
       limiters.set(network, limiter);
     } else if (maxQueuedRequests > 0) {
@@ -196,7 +196,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
       released = true;
       admitted.delete(request);
       if (answered) admittedInTick++;
-      limiter.release(performance.now(), answered && response.statusCode === 503);
+      limiter.release(answered && response.statusCode === 503);
     };
     admitted.set(request, () => release(true));
     response.once('close', () => release(response.writableFinished));

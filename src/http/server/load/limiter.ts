@@ -6,15 +6,15 @@
  * The signal is CoDel's (Nichols and Jacobson; as Facebook's Thrift servers use it for requests): the
  * least wait for a connection in each INTERVAL_MS window. A burst makes some statements wait, but one
  * that came when the queue was short waits little, so the window's least wait stays low; only a queue
- * that stands for the whole window makes every wait in it long. A window in which statements waited
- * for connections and none got one counts as a standing wait of the time since the last one did (the
- * database stopped answering: no statement leaves the queue to report its wait).
+ * that stands for the whole window makes every wait in it long. A window in which no statement got
+ * a connection while some wait counts with the oldest one's wait so far (the database stopped
+ * answering: no statement leaves the queue to report its wait).
  *
  * At the end of each window:
  * - a standing wait above `maxWaitMs`: the part of the limit above `min` (the requests that queue)
  *   is scaled by `maxWaitMs / wait`, at least by half: the queue's length is what makes the wait, so
  *   the queue it allows is cut in that ratio;
- * - within it: the limit grows by a tenth plus one, up to `max`;
+ * - within it: the limit grows by GROWTH, up to `max` (AIMD's additive increase);
  * - a request that failed for lack of capacity (a database timeout or outage: `drop`) cuts the limit
  *   by BACKOFF at once (AIMD's multiplicative decrease).
  *
@@ -33,8 +33,8 @@ export interface LimiterOptions {
   max: number;
   /** ms; the longest standing wait for a database connection before the limit comes down (server.pressure.maxQueueWait). */
   maxWaitMs: number;
-  /** ms the longest-waiting statement has waited so far (0: none waits); none when absent. */
-  oldestWaitMs?: () => number;
+  /** ms the longest-waiting statement has waited so far at `now` (0: none waits); none when absent. */
+  oldestWaitMs?: (now: number) => number;
 }
 
 export const INTERVAL_MS = 100;
@@ -46,14 +46,14 @@ export class QueueWaitLimit {
   #limit: number;
   #inFlight = 0;
   #windowStart = Number.NaN;
+  /** The least wait reported in the window; Infinity: none reported. */
   #windowLeast = Infinity;
-  #windowWaits = 0;
   #windowDropped = 0;
   #standing = 0;
   readonly #min: number;
   readonly #max: number;
   readonly #maxWait: number;
-  readonly #oldestWait: () => number;
+  readonly #oldestWait: (now: number) => number;
 
   constructor({ min, max, maxWaitMs, oldestWaitMs = () => 0 }: LimiterOptions) {
     if (!(min >= 1 && max >= min)) throw new Error(`the limiter needs 1 <= min <= max, got ${min}, ${max}`);
@@ -88,7 +88,7 @@ export class QueueWaitLimit {
   }
 
   /** The end of an admitted request; `dropped` when it failed for lack of capacity. */
-  release(now: number, dropped = false): void {
+  release(dropped = false): void {
     if (this.#inFlight > 0) this.#inFlight--;
     if (dropped) this.#windowDropped++;
   }
@@ -97,7 +97,6 @@ export class QueueWaitLimit {
   waited(now: number, waitMs: number): void {
     this.#maybeEndWindow(now);
     if (waitMs < this.#windowLeast) this.#windowLeast = waitMs;
-    this.#windowWaits++;
   }
 
   /** Ends the window when INTERVAL_MS have passed (also while no request comes or leaves). */
@@ -111,12 +110,8 @@ export class QueueWaitLimit {
       return;
     }
     if (now - this.#windowStart < INTERVAL_MS) return;
-    let standing: number | undefined;
-    if (this.#windowWaits > 0) standing = this.#windowLeast;
-    else {
-      const oldest = this.#oldestWait();
-      if (oldest > 0) standing = oldest;
-    }
+    // the least wait reported, else the oldest wait so far (none waiting: no evidence either way)
+    const standing = this.#windowLeast !== Infinity ? this.#windowLeast : this.#oldestWait(now) || undefined;
     if (this.#windowDropped > 0) {
       this.#limit = Math.max(this.#min, this.#limit * BACKOFF);
     } else if (standing !== undefined) {
@@ -130,7 +125,6 @@ export class QueueWaitLimit {
     }
     this.#windowStart = now;
     this.#windowLeast = Infinity;
-    this.#windowWaits = 0;
     this.#windowDropped = 0;
   }
 }
