@@ -75,7 +75,7 @@ import {
   renderTable,
   windowWork,
 } from './lib/citusWork.ts';
-import { type Fail, isLoopback, numberOptions, usageFailure } from './lib/cli.ts';
+import { type Fail, loopbackUrl, numberOptions, usageFailure } from './lib/cli.ts';
 import { clockTicks } from './lib/proc.ts';
 import { percentile } from './lib/stats.ts';
 import { ENDPOINTS, type Endpoint, classify, readUrlFile } from './lib/urls.ts';
@@ -119,27 +119,11 @@ interface Options {
   json?: string;
 }
 
-function httpBase(name: string, value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    usage(`--${name} is not a URL: ${value}`);
-  }
-  if (url.protocol !== 'http:') usage(`--${name} must be an http:// URL`);
-  if (!isLoopback(url.hostname)) usage(`--${name} must be a loopback address (127.0.0.1, ::1, localhost), got ${url.hostname}`);
-  return url;
-}
+const httpBase = (name: string, value: string): URL => loopbackUrl(usage, name, value, 'http');
 
+/** A database of the cluster: on this machine, since its CPU is read from /proc. */
 function databaseUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    usage(`--${name} is not a URL: ${value}`);
-  }
-  if (!/^postgres(ql)?:$/.test(url.protocol)) usage(`--${name} must be a postgres:// URL`);
-  if (!isLoopback(url.hostname)) usage(`--${name} must be on this machine (its CPU is read from /proc), got ${url.hostname}`);
+  loopbackUrl(usage, name, value, 'postgres', 'on this machine (its CPU is read from /proc)', 'postgresql');
   return value;
 }
 

@@ -17,7 +17,7 @@ import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Fail, isLoopback, numberOptions, usageFailure } from './lib/cli.ts';
+import { type Fail, loopbackUrl, numberOptions, usageFailure } from './lib/cli.ts';
 import type { LoopDelay } from './lib/loopDelay.ts';
 import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
@@ -116,14 +116,7 @@ function parseOptions(argv: string[]): Options {
     process.exit(0);
   }
   if (!values['url-file']) usage('--url-file is required');
-  let base: URL;
-  try {
-    base = new URL(values.base!);
-  } catch {
-    usage(`--base is not a URL: ${values.base}`);
-  }
-  if (base.protocol !== 'http:') usage('--base must be an http:// URL');
-  if (!isLoopback(base.hostname)) usage(`--base must be a loopback address (127.0.0.1, ::1, localhost), got ${base.hostname}`);
+  const base = loopbackUrl(usage, 'base', values.base!, 'http');
   if (values.pid !== undefined && values.start !== undefined) usage('--pid and --start exclude each other');
   const connections = values.connections!.split(',').map((c) => integerAtLeast('connections', c.trim(), 16));
   let only: Endpoint[] | undefined;

@@ -57,6 +57,22 @@ export function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
+/**
+ * `--name`'s value as a URL whose scheme is `scheme` (http, postgres...; `alias` too) on this
+ * machine; a usage error through `fail` otherwise. `onHost` says why it must be local.
+ */
+export function loopbackUrl(fail: Fail, name: string, value: string, scheme: string, onHost = 'a loopback address (127.0.0.1, ::1, localhost)', alias?: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(`--${name} is not a URL: ${value}`);
+  }
+  if (url.protocol !== `${scheme}:` && url.protocol !== `${alias}:`) fail(`--${name} must be a ${scheme}:// URL`);
+  if (!isLoopback(url.hostname)) fail(`--${name} must be ${onHost}, got ${url.hostname}`);
+  return url;
+}
+
 /** A loopback port that was free a moment ago. */
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -6,7 +6,7 @@
  * test/bench/hostile.test.ts.
  */
 import { parseArgs } from 'node:util';
-import { type Fail, isLoopback, numberOptions } from './cli.ts';
+import { type Fail, loopbackUrl, numberOptions } from './cli.ts';
 import { percentile, type UrlStats } from './stats.ts';
 import type { TcpSocket } from './tcpTable.ts';
 
@@ -135,14 +135,7 @@ export function parseHostileOptions(argv: string[], fail: Fail): HostileOptions 
   }
   if (values.help) return 'help';
   if (!values['url-file']) fail('--url-file is required');
-  let base: URL;
-  try {
-    base = new URL(values.base!);
-  } catch {
-    return fail(`--base is not a URL: ${values.base}`);
-  }
-  if (base.protocol !== 'http:') fail('--base must be an http:// URL');
-  if (!isLoopback(base.hostname)) fail(`--base must be a loopback address (127.x, ::1, localhost), got ${base.hostname}`);
+  const base = loopbackUrl(fail, 'base', values.base!, 'http');
   const host = base.hostname === 'localhost' ? '127.0.0.1' : base.hostname.replace(/^\[|\]$/g, '');
   if (values.spread && !host.startsWith('127.')) fail('--spread needs an IPv4 --base (127.x): the clients take 127.0.0.2..254 as their addresses');
   if (values.pid !== undefined && values.start !== undefined) fail('--pid and --start exclude each other');
