@@ -95,6 +95,7 @@ import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists, sampleTree } from './lib/proc.ts';
 import { type StartedServer, startServer } from './lib/server.ts';
 import { listenerPid } from './lib/tcpTable.ts';
+import { percentile } from './lib/stats.ts';
 import { readUrlFile } from './lib/urls.ts';
 
 const fail: Fail = usageFailure(HOSTILE_USAGE);
@@ -225,7 +226,7 @@ function medianRss(report: ProcessReport, phase: Phase | undefined, skip: number
   if (!phase) return undefined;
   const from = phase.from + (phase.to - phase.from) * skip;
   const values = report.series.filter((s) => s.t > from && s.t <= phase.to + 1e-9).map((s) => s.rssMb).sort((a, b) => a - b);
-  return values.length === 0 ? undefined : values[Math.floor(values.length / 2)];
+  return values.length === 0 ? undefined : percentile(values, 50);
 }
 
 function printServer(report: ProcessReport | undefined, phases: Phase[], rss: Rss, o: HostileOptions, v: ReturnType<typeof verdict>): string {
