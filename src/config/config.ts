@@ -28,6 +28,8 @@ export interface Config {
     tls: DbTls;
     /** db.replicas.* (with db.host first when db.primaryHost moved the primary): reads go there (src/db/replicas.ts). */
     replicas: ReplicaSettings;
+    /** db.newestFirstSpan (ns): where a newest-first page of a partitioned table splits (src/contracts/common/newestFirst.ts). */
+    newestFirstSpanNs: bigint;
   };
   /** Where requests for routes this service does not serve go (upstream.*); none when url is undefined. */
   upstream: { url: URL | undefined; timeoutMs: number };
@@ -214,6 +216,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       },
       tls: dbTls(rest),
       replicas,
+      newestFirstSpanNs: duration(rest, 'db.newestFirstSpan')[1],
     },
     upstream: { url: upstreamUrl(rest), timeoutMs: integer(rest, 'upstream.timeout', 1, 3_600_000) },
     response: {

@@ -19,6 +19,11 @@ export const SERVICE_DEFAULTS: Tree = {
      * (src/db/statementBatch.ts); 1: every statement on a connection of its own.
      */
     pool: { batchStatements: 8 },
+    /**
+     * How far before the newest record file a newest-first page of a time-partitioned table (the v2
+     * layout) reads first, before the rest of its range (src/contracts/common/newestFirst.ts): a duration.
+     */
+    newestFirstSpan: '7d',
   },
   /**
    * The upstream mirror node that answers the routes served nowhere here (src/http/server/plugins/upstream.ts);
@@ -139,6 +144,7 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 export const SERVICE_KEYS = [
   'db.replicas',
   'db.pool.batchStatements',
+  'db.newestFirstSpan',
   'additions',
   'live',
   'streams',

@@ -13,6 +13,7 @@ import { contractLogsSchema } from './schema.ts';
 import { pageBlocks } from './blocks.ts';
 import { liveLogs } from './live/stream.ts';
 import { liveFeedRegistry } from './live/feed.ts';
+import { splitAt } from '../common/newestFirst.ts';
 
 const EMPTY = listingPage('logs', [], null);
 
@@ -65,7 +66,8 @@ export const contractLogsRoute: Route = {
 
     const { limit, order } = page;
     const closeIntervalNs = config.query.maxRecordFileCloseIntervalNs;
-    const rows = await findLogs(db, { contractId, boxes, topics: topicValues(filters), order, limit, closeIntervalNs });
+    const split = await splitAt(db, config.db.newestFirstSpanNs);
+    const rows = await findLogs(db, { contractId, boxes, topics: topicValues(filters), order, limit, closeIntervalNs, split });
     const blocks = pageBlocks(rows);
     const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
     return listingPage('logs', logs, logsNextLink(request, bounds, page, logs), logJson);

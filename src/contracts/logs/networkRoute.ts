@@ -24,6 +24,7 @@ import { networkLogsSchema } from './schema.ts';
 import { pageBlocks } from './blocks.ts';
 import { liveLogs } from './live/stream.ts';
 import { liveFeedRegistry } from './live/feed.ts';
+import { splitAt } from '../common/newestFirst.ts';
 
 const filter = (operator: Filter['operator'], value: bigint): Filter => ({ key: 'timestamp', operator, value: value.toString() });
 
@@ -116,6 +117,7 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
           order,
           limit,
           closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+          split: await splitAt(db, config.db.newestFirstSpanNs),
         });
   const blocks = pageBlocks(rows);
   const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));

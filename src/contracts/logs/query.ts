@@ -1,12 +1,13 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, type DbLayout, dbLayout, hasTopicIndexes } from '../../db/layout.ts';
-import { INT32, INT64, type Range, rangeSql } from '../../db/range.ts';
+import { INT32, INT64, type Range, narrow, rangeSql } from '../../db/range.ts';
 import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { withBlocks } from './blocks.ts';
+import { type Part, newestFirst } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
@@ -25,6 +26,8 @@ export interface LogQuery {
   limit: number;
   /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
   closeIntervalNs: bigint;
+  /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
+  split?: bigint | undefined;
 }
 
 const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
@@ -249,11 +252,20 @@ export function perExecution(query: Pick<LogQuery, 'contractId' | 'contractIds' 
 /** The search names one event signature (topic0) and nothing else. */
 const signatureOnly = (topics: LogQuery['topics']): boolean => topics.size === 1 && topics.get('topic0')?.length === 1;
 
+/** The boxes narrowed to one part of the timestamps (newestFirst.ts); those left empty dropped. */
+export function boxesIn(boxes: readonly Box[], part: Part): Box[] {
+  return boxes.map((box) => ({ ...box, timestamp: narrow(box.timestamp, part.operator, part.value, INT64) })).filter((box) => !box.timestamp.empty);
+}
+
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   const layout = dbLayout(db);
   const planned = (statement: Sql) => (perExecution(query, layout) ? planPerExecution(statement) : statement);
   if (!citusSafe(layout)) return db.query<LogRow>(planned(logsSql(query)));
-  const rows = await db.query<LogRow>(planned(logsSql(query, true)));
+  // newest first on partitioned tables in two steps (newestFirst.ts)
+  const rows = await newestFirst(query.split, query.order, query.limit, (part, limit) => {
+    const boxes = part === undefined ? query.boxes : boxesIn(query.boxes, part);
+    return boxes.length === 0 ? Promise.resolve([]) : db.query<LogRow>(planned(logsSql({ ...query, boxes, limit }, true)));
+  });
   if (query.contractId === 0n) await withEvmAddresses(db, rows);
   return withBlocks(db, rows, query.closeIntervalNs);
 }

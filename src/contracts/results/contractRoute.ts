@@ -17,6 +17,7 @@ import { topLevelMemo } from './topLevel.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { resultJson, resultView } from '../common/result.ts';
 import { contractResultsSchema } from './schema.ts';
+import { splitAt } from '../common/newestFirst.ts';
 
 /** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
 export async function senderRange(db: Db, senders: ResultsParams['senders'], config: Config): Promise<Range<bigint>> {
@@ -64,7 +65,8 @@ export const contractResultsRoute: Route = {
     // not on v2/Citus: the walk reads record_file and contract_result in one statement (topLevel.ts)
     const memo = query.internal || citusSafe(dbLayout(db)) ? undefined : topLevelMemo(db, config);
     const topLevel = memo?.get(contractId);
-    const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit, topLevel });
+    const split = await splitAt(db, config.db.newestFirstSpanNs);
+    const rows = await findResults(db, { contractId, timestamp, sender, transactionIndexes: indexes, internal: query.internal, order, limit, topLevel, split });
     // a short page read the contract's whole range: next time, read only its top-level rows (topLevel.ts)
     if (memo && topLevel === undefined && rows.length < limit) void memo.learn(contractId);
     const results = rows.map(resultView);

@@ -15,6 +15,7 @@ import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from
 import { findPageExtras, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 import { networkResultsSchema } from './schema.ts';
+import { splitAt } from '../common/newestFirst.ts';
 
 const EMPTY = listingPage('results', [], null);
 
@@ -62,6 +63,7 @@ export const networkResultsRoute: Route = {
       order,
       limit,
       detailed: true,
+      split: await splitAt(db, config.db.newestFirstSpanNs),
     });
     if (rows.length === 0) return settle(EMPTY);
     const { eths, candidates } = await findPageExtras(db, rows, config.query.maxRecordFileCloseIntervalNs);

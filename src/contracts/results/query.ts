@@ -1,10 +1,11 @@
 /** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { INT64, type Range, contains, emptyRange, rangeSql } from '../../db/range.ts';
+import { INT64, type Range, contains, emptyRange, narrow, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
+import { newestFirst } from '../common/newestFirst.ts';
 import type { TopLevelSet } from './topLevel.ts';
 import type { DetailedResultRow, EthereumRow } from '../common/detailedResult.ts';
 import type { ResultRow } from '../common/result.ts';
@@ -26,6 +27,8 @@ export interface ResultsQuery {
    * without `internal`, only those timestamps and the results after `through` are read.
    */
   topLevel?: TopLevelSet;
+  /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
+  split?: bigint | undefined;
 }
 
 const DETAILED_COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
@@ -122,9 +125,13 @@ function pageSql(query: ResultsQuery & { perSender?: boolean }, extra: readonly 
     limit ${query.limit}`;
 }
 
+/** A page of results; newest first on partitioned tables in two steps (newestFirst.ts). */
 export async function findResults<R = ResultRow>(db: Db, query: ResultsQuery): Promise<R[]> {
   const citus = citusSafe(dbLayout(db));
-  const rows = await db.query<R>(resultsSql(query, citus));
+  const rows = await newestFirst(query.split, query.order, query.limit, (part, limit) => {
+    const timestamp = part === undefined ? query.timestamp : narrow(query.timestamp, part.operator, part.value, INT64);
+    return timestamp.empty ? Promise.resolve([]) : db.query<R>(resultsSql({ ...query, timestamp, limit }, citus));
+  });
   return citus && query.contractId === 0n ? withEvmAddresses(db, rows as Array<R & ResultRow>) : rows;
 }
 
