@@ -2,6 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { type Sql, and, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
+import { addressHints, hintKey } from './addressHints.ts';
 
 /** An opaque EVM address with the conditions that go with it. */
 export interface EvmAddressLookup {
@@ -23,8 +24,19 @@ export async function findEntityIdsByEvmAddress(db: Db, lookup: EvmAddressLookup
   if (lookup.contractsOnly) conditions.push(sql`type = 'CONTRACT'`);
   if (lookup.shard !== null) conditions.push(sql`shard = ${lookup.shard}`);
   if (lookup.realm !== null) conditions.push(sql`realm = ${lookup.realm}`);
+  // a live entity found last time, confirmed by its id (addressHints.ts): `deleted <> true` is a condition already
+  const hints = addressHints(db);
+  const key = hintKey(lookup.contractsOnly ? 'live-contract' : 'live', lookup.shard, lookup.realm, lookup.hex);
+  const hint = hints?.get(key);
+  if (hint !== undefined) {
+    const confirmed = await db.query<{ id: string }>(sql`select id from entity where id = ${hint.toString()} and ${and(conditions)}`);
+    if (confirmed.length === 1) return [hint];
+    hints!.delete(key);
+  }
   const rows = await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`);
-  return rows.map((row) => BigInt(row.id));
+  const ids = rows.map((row) => BigInt(row.id));
+  if (ids.length === 1) hints?.set(key, ids[0]!);
+  return ids;
 }
 
 /**

@@ -2,11 +2,13 @@
  * The statements of the contract family: one contract (GET /api/v1/contracts/{id}, as of a time too)
  * and the listing (GET /api/v1/contracts). Nothing here knows about HTTP.
  */
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Operator, type Range, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
+import { addressHints, hintKey } from '../common/addressHints.ts';
 
 /** A row of entity (or entity_history) joined with contract. */
 export interface ContractRow {
@@ -86,13 +88,38 @@ const CONTRACT_COLUMNS_ONLY = sql`c.file_id, c.runtime_bytecode,
   c.file_id > 1000 as bytecode_from_file, null::bytea as file_bytecode,
   case when c.file_id > 1000 then null else c.initcode end as initcode`;
 
+/** File contents kept per database and process, by file and creation time: at most this many bytes of hex text. */
+export const MAX_BYTECODE_CHARS = 32 * 1024 * 1024;
+
+const bytecodeCaches = new WeakMap<Db, LRUCache<string, { bytecode: HexBytes | null }>>();
+
+function bytecodesOf(db: Db): LRUCache<string, { bytecode: HexBytes | null }> {
+  let cache = bytecodeCaches.get(db);
+  if (cache === undefined) {
+    cache = new LRUCache({ maxSize: MAX_BYTECODE_CHARS, sizeCalculation: (entry) => Math.max(1, entry.bytecode?.length ?? 0) });
+    bytecodeCaches.set(db, cache);
+  }
+  return cache;
+}
+
+/**
+ * The file's content at the contract's creation, read once per process: the chunks up to a past
+ * creation time were all written before the contract was, and file_data rows never change.
+ */
 async function withFileBytecode(db: Db, rows: ContractRow[]): Promise<ContractRow[]> {
+  const cache = bytecodesOf(db);
   for (const row of rows) {
     if (!row.bytecode_from_file || row.file_id === null) continue;
-    const [file] = await db.query<{ string_agg: HexBytes | null }>(
-      sql`${fileBytecode(sql`${row.file_id}::bigint`, sql`${row.created_timestamp}::bigint`)}`,
-    );
-    row.file_bytecode = file?.string_agg ?? null;
+    const key = `${row.file_id}@${row.created_timestamp}`;
+    let entry = row.created_timestamp === null ? undefined : cache.get(key);
+    if (entry === undefined) {
+      const [file] = await db.query<{ string_agg: HexBytes | null }>(
+        sql`${fileBytecode(sql`${row.file_id}::bigint`, sql`${row.created_timestamp}::bigint`)}`,
+      );
+      entry = { bytecode: file?.string_agg ?? null };
+      if (row.created_timestamp !== null) cache.set(key, entry);
+    }
+    row.file_bytecode = entry.bytecode;
   }
   return rows;
 }
@@ -141,7 +168,7 @@ export async function findContract(
   timestamps: ReadonlyArray<{ operator: Operator; value: bigint }>,
 ): Promise<ContractRow[]> {
   const where = [sql`e.type = 'CONTRACT'`, ...keyConditions(key)];
-  if (citusSafe(dbLayout(db))) return withFileBytecode(db, await findContractRows(db, where, timestamps));
+  if (citusSafe(dbLayout(db))) return withFileBytecode(db, await findContractRows(db, key, where, timestamps));
   if (timestamps.length === 0) {
     return db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${contractColumns(sql`e`)}
        from entity e left join contract c on e.id = c.id
@@ -164,14 +191,17 @@ export async function findContract(
  */
 function findContractRows(
   db: Db,
+  key: ContractKey,
   where: Sql[],
   timestamps: ReadonlyArray<{ operator: Operator; value: bigint }>,
 ): Promise<ContractRow[]> {
   if (timestamps.length === 0) {
-    return db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
+    const read = (conditions: Sql[]) =>
+      db.query<ContractRow>(sql`select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
        from entity e left join contract c on c.id = e.id
-       where ${and(where)}
+       where ${and(conditions)}
        limit 2`);
+    return key.kind === 'evm' ? byAddress(db, key, where, read) : read(where);
   }
   const condition = and([...where, ...timestamps.map((t) => timestampCondition(t.operator, t.value))]);
   return db.query<ContractRow>(sql`(select ${ENTITY_COLUMNS}, ${CONTRACT_COLUMNS_ONLY}
@@ -183,6 +213,24 @@ function findContractRows(
      limit 1`);
 }
 
+/**
+ * The current contract with an EVM address (deleted or not; two rows: the address is not unique),
+ * by the id the address named last time where that contract is not deleted (addressHints.ts), else
+ * over every shard; a unique contract that is not deleted becomes the hint.
+ */
+async function byAddress(db: Db, key: ContractKey & { kind: 'evm' }, where: Sql[], read: (conditions: Sql[]) => Promise<ContractRow[]>): Promise<ContractRow[]> {
+  const hints = addressHints(db);
+  const hintedKey = hintKey('contract', key.shard, key.realm, key.hex);
+  const hint = hints?.get(hintedKey);
+  if (hint !== undefined) {
+    const rows = await read([sql`e.id = ${hint.toString()}`, ...where, sql`e.deleted is not true`]);
+    if (rows.length === 1) return rows;
+    hints!.delete(hintedKey);
+  }
+  const rows = await read(where);
+  if (rows.length === 1 && rows[0]!.deleted !== true) hints?.set(hintedKey, BigInt(rows[0]!.id));
+  return rows;
+}
 
 export interface ContractsQuery {
   /** The entity ids allowed (every `contract.id` filter). */
