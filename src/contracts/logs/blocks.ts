@@ -4,33 +4,64 @@
  * (withBlocks: record_file is a coordinator-local table in v2). assignRecordFiles then attributes
  * the candidates as the reference does.
  */
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
 import { compareDecimal } from '../../format/decimal.ts';
 import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 
+/** Timestamps whose record file is kept per database and process: a page of 100 logs is at most 100. */
+export const MAX_BLOCK_TIMESTAMPS = 50_000;
+
+const blockCaches = new WeakMap<Db, LRUCache<string, RecordFileRow>>();
+
+function blocksOf(db: Db): LRUCache<string, RecordFileRow> {
+  let cache = blockCaches.get(db);
+  if (cache === undefined) blockCaches.set(db, (cache = new LRUCache<string, RecordFileRow>({ max: MAX_BLOCK_TIMESTAMPS })));
+  return cache;
+}
+
 /**
  * The candidate record file of each distinct timestamp of the page, as logsSql's single statement
  * finds it: the first file ending at or after the log and at most `closeIntervalNs` after the page's
  * latest log, one primary key probe per timestamp.
+ *
+ * A file found to contain a timestamp (start <= t <= end) is kept for it: a record file never changes
+ * once written, and files do not overlap, so the file that contains t is the first one ending at or
+ * after t, the candidate whenever it ends within the search, none otherwise. Only the timestamps
+ * without one are read.
  */
 export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint): Promise<LogRow[]> {
   for (const row of rows) row.block_consensus_start = row.block_consensus_end = row.block_index = row.block_hash = null;
   if (rows.length === 0) return rows;
   const timestamps = [...new Set(rows.map((r) => r.consensus_timestamp))];
   const searchEnd = recordFileSearchEnd(timestamps, closeIntervalNs);
-  const files = await db.query<{ ts: string; consensus_start: string; consensus_end: string; index: string; hash: string }>(
-    sql`select t.ts::text as ts, r.consensus_start, r.consensus_end, r.index, r.hash
-    from unnest(${timestamps}::bigint[]) as t(ts)
+  const cache = blocksOf(db);
+  const byTimestamp = new Map<string, RecordFileRow>();
+  const unknown: string[] = [];
+  for (const t of timestamps) {
+    const file = cache.get(t);
+    if (file === undefined) unknown.push(t);
+    else if (compareDecimal(file.consensus_end, searchEnd) <= 0) byTimestamp.set(t, file);
+  }
+  const files =
+    unknown.length === 0
+      ? []
+      : await db.query<{ ts: string; consensus_start: string; consensus_end: string; index: string; hash: string }>(
+          sql`select t.ts::text as ts, r.consensus_start, r.consensus_end, r.index, r.hash
+    from unnest(${unknown}::bigint[]) as t(ts)
     cross join lateral (
       select consensus_start, consensus_end, index, hash from record_file
       where consensus_end >= t.ts and consensus_end <= ${searchEnd}
       order by consensus_end
       limit 1
     ) r`,
-  );
-  const byTimestamp = new Map(files.map((f) => [f.ts, f]));
+        );
+  for (const { ts, ...file } of files) {
+    byTimestamp.set(ts, file);
+    if (compareDecimal(file.consensus_start, ts) <= 0) cache.set(ts, file);
+  }
   for (const row of rows) {
     const file = byTimestamp.get(row.consensus_timestamp);
     if (file === undefined) continue;
