@@ -6,14 +6,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Part, newestFirst } from '../../src/contracts/common/newestFirst.ts';
+import { fakeDb } from '../support/database.ts';
 
 /** Rows 1..n (timestamps), read newest first from an in-memory range, with every read recorded. */
-function source(n: number) {
-  const rows = Array.from({ length: n }, (_, i) => BigInt(i + 1));
+function source(n: number, first = 1) {
+  const rows = Array.from({ length: n }, (_, i) => BigInt(first + i));
   const reads: Array<{ part: Part | undefined; limit: number }> = [];
   const read = async (part: Part | undefined, limit: number) => {
     reads.push({ part, limit });
-    const inPart = rows.filter((t) => part === undefined || (part.operator === 'gte' ? t >= part.value : t < part.value));
+    const inPart = rows.filter((t) => part === undefined || ((part.from === undefined || t >= part.from) && (part.before === undefined || t < part.before)));
     return inPart.sort((a, b) => (a > b ? -1 : 1)).slice(0, limit);
   };
   const whole = (limit: number) => [...rows].reverse().slice(0, limit);
@@ -23,15 +24,15 @@ function source(n: number) {
 test('a page the recent part fills: one read, at or after the split', async () => {
   const { read, reads, whole } = source(100);
   assert.deepEqual(await newestFirst(80n, 'desc', 10, read), whole(10));
-  assert.deepEqual(reads, [{ part: { operator: 'gte', value: 80n }, limit: 10 }]);
+  assert.deepEqual(reads, [{ part: { from: 80n }, limit: 10 }]);
 });
 
 test('a page the recent part does not fill: the older part with the rest of the limit', async () => {
   const { read, reads, whole } = source(100);
   assert.deepEqual(await newestFirst(95n, 'desc', 10, read), whole(10));
   assert.deepEqual(reads, [
-    { part: { operator: 'gte', value: 95n }, limit: 10 },
-    { part: { operator: 'lt', value: 95n }, limit: 4 },
+    { part: { from: 95n }, limit: 10 },
+    { part: { before: 95n }, limit: 4 },
   ]);
 });
 
@@ -51,4 +52,38 @@ test('oldest first, or no split: the whole range in one read', async () => {
   const none = source(100);
   assert.deepEqual(await newestFirst(undefined, 'desc', 10, none.read), none.whole(10));
   assert.deepEqual(none.reads, [{ part: undefined, limit: 10 }]);
+});
+
+test('history: an open page that sees every older row keeps where they start, and later pages read from there', async () => {
+  const db = fakeDb();
+  const history = (open: boolean) => ({ db, key: 'logs:7', open, timestampOf: (t: bigint) => t });
+  // rows 40..50, split at 48: the older part holds 40..47
+  const a = source(11, 40);
+  assert.deepEqual(await newestFirst(48n, 'desc', 25, a.read, history(true)), a.whole(25));
+  assert.deepEqual(a.reads[1], { part: { before: 48n }, limit: 22 });
+  // the next page of the key reads the older part from the first row only
+  const b = source(11, 40);
+  assert.deepEqual(await newestFirst(49n, 'desc', 25, b.read, history(false)), b.whole(25));
+  assert.deepEqual(b.reads[1], { part: { from: 40n, before: 49n }, limit: 23 });
+  // a page whose older part is full learns nothing (rows may lie before what it saw)
+  const c = source(11, 40);
+  await newestFirst(48n, 'desc', 5, c.read, { ...history(true), key: 'logs:8' });
+  const d = source(11, 40);
+  await newestFirst(48n, 'desc', 25, d.read, { ...history(false), key: 'logs:8' });
+  assert.deepEqual(d.reads[1], { part: { before: 48n }, limit: 22 });
+});
+
+test('history: a key with no rows before the split skips the older part until the split passes it', async () => {
+  const db = fakeDb();
+  const history = { db, key: 'results:top:9', open: true, timestampOf: (t: bigint) => t };
+  const empty = source(0);
+  assert.deepEqual(await newestFirst(100n, 'desc', 25, empty.read, history), []);
+  assert.equal(empty.reads.length, 2);
+  const again = source(0);
+  assert.deepEqual(await newestFirst(100n, 'desc', 25, again.read, history), []);
+  assert.deepEqual(again.reads, [{ part: { from: 100n }, limit: 25 }]);
+  // a week later the split is past what was seen: only the gap is read
+  const later = source(3, 150);
+  assert.deepEqual(await newestFirst(160n, 'desc', 25, later.read, history), later.whole(25));
+  assert.deepEqual(later.reads[1], { part: { from: 100n, before: 160n }, limit: 25 });
 });

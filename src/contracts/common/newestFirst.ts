@@ -8,16 +8,58 @@
  * before it, with the rest of the limit. Every row of the first step precedes every row of the
  * second in the page's order, so the two together are exactly the page the whole range gives.
  */
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
 import { dbLayout } from '../../db/layout.ts';
+import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
 import { SettledMemo, readSettled } from '../../http/cache/settled.ts';
 
-/** The part of the range a step reads: at or after the split, or before it. */
-export type Part = { operator: 'gte' | 'lt'; value: bigint };
+/** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive), each where given. */
+export interface Part {
+  from?: bigint;
+  before?: bigint;
+}
+
+/** The range narrowed to the part. */
+export function within(range: Range<bigint>, part: Part): Range<bigint> {
+  let narrowed = range;
+  if (part.from !== undefined) narrowed = narrow(narrowed, 'gte', part.from, INT64);
+  if (part.before !== undefined) narrowed = narrow(narrowed, 'lt', part.before, INT64);
+  return narrowed;
+}
+
+/** No condition at all on the column. */
+export const isOpen = (range: Range<unknown>): boolean =>
+  range.eq === undefined && range.ne.length === 0 && range.lower === undefined && range.upper === undefined && !range.empty;
 
 /** Reads up to `limit` rows of the page's range narrowed to `part` (none: the whole range), in the page's order. */
 export type ReadPart<R> = (part: Part | undefined, limit: number) => Promise<R[]>;
+
+/**
+ * What the older step learns and uses: the rows of `key` (a table's rows of one contract, or of every
+ * contract, under the conditions every request of that key has) all lie at or after a timestamp. The
+ * step of a page with no other condition (`open`) that does not fill its limit has seen every such row
+ * before the split: the oldest it returned, or none at all. Rows are written in consensus order and the
+ * split lies before the newest record file, so no row can appear before either later. Pages of the key
+ * then read the older part from there, and skip it when nothing can be there.
+ */
+export interface History {
+  db: Db;
+  key: string;
+  open: boolean;
+}
+
+/** Keys kept per database: a key of about 30 characters and a bigint each. */
+export const MAX_HISTORY_KEYS = 100_000;
+
+const histories = new WeakMap<Db, LRUCache<string, bigint>>();
+
+function historyOf(db: Db): LRUCache<string, bigint> {
+  let cache = histories.get(db);
+  if (cache === undefined) histories.set(db, (cache = new LRUCache<string, bigint>({ max: MAX_HISTORY_KEYS })));
+  return cache;
+}
 
 const memos = new WeakMap<Db, SettledMemo<bigint>>();
 
@@ -35,11 +77,29 @@ export async function splitAt(db: Db, spanNs: bigint): Promise<bigint | undefine
   return end === undefined ? undefined : end - spanNs;
 }
 
-/** The page: in two steps (above) for a newest-first page where `split` is known, else in one. */
-export async function newestFirst<R>(split: bigint | undefined, order: Order, limit: number, read: ReadPart<R>): Promise<R[]> {
+/**
+ * The page: in two steps (above) for a newest-first page where `split` is known, else in one. `timestampOf`
+ * gives a row's consensus timestamp, for `history`.
+ */
+export async function newestFirst<R>(
+  split: bigint | undefined,
+  order: Order,
+  limit: number,
+  read: ReadPart<R>,
+  history?: History & { timestampOf: (row: R) => bigint },
+): Promise<R[]> {
   if (split === undefined || order !== 'desc') return read(undefined, limit);
-  const recent = await read({ operator: 'gte', value: split }, limit);
+  const recent = await read({ from: split }, limit);
   if (recent.length >= limit) return recent;
-  const older = await read({ operator: 'lt', value: split }, limit - recent.length);
+  const known = history && historyOf(history.db);
+  const from = known?.get(history!.key);
+  if (from !== undefined && from >= split) return recent;
+  const rest = limit - recent.length;
+  const older = await read(from === undefined ? { before: split } : { from, before: split }, rest);
+  if (known && history!.open && older.length < rest) {
+    // the oldest row is the last one; none: nothing before the split
+    const first = older.length > 0 ? history!.timestampOf(older[older.length - 1]!) : split;
+    if (from === undefined || first > from) known.set(history!.key, first);
+  }
   return recent.concat(older);
 }

@@ -1,13 +1,13 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, type DbLayout, dbLayout, hasTopicIndexes } from '../../db/layout.ts';
-import { INT32, INT64, type Range, narrow, rangeSql } from '../../db/range.ts';
+import { INT32, INT64, type Range, rangeSql } from '../../db/range.ts';
 import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { withBlocks } from './blocks.ts';
-import { type Part, newestFirst } from '../common/newestFirst.ts';
+import { type Part, isOpen, newestFirst, within } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
@@ -250,7 +250,7 @@ const signatureOnly = (topics: LogQuery['topics']): boolean => topics.size === 1
 
 /** The boxes narrowed to one part of the timestamps (newestFirst.ts); those left empty dropped. */
 export function boxesIn(boxes: readonly Box[], part: Part): Box[] {
-  return boxes.map((box) => ({ ...box, timestamp: narrow(box.timestamp, part.operator, part.value, INT64) })).filter((box) => !box.timestamp.empty);
+  return boxes.map((box) => ({ ...box, timestamp: within(box.timestamp, part) })).filter((box) => !box.timestamp.empty);
 }
 
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
@@ -258,9 +258,15 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   const planned = (statement: Sql) => (perExecution(query, layout) ? planPerExecution(statement) : statement);
   if (!citusSafe(layout)) return db.query<LogRow>(planned(logsSql(query)));
   // newest first on partitioned tables in two steps (newestFirst.ts)
-  const rows = await newestFirst(query.split, query.order, query.limit, (part, limit) => {
+  const read = (part: Part | undefined, limit: number) => {
     const boxes = part === undefined ? query.boxes : boxesIn(query.boxes, part);
     return boxes.length === 0 ? Promise.resolve([]) : db.query<LogRow>(planned(logsSql({ ...query, boxes, limit }, true)));
+  };
+  const rows = await newestFirst(query.split, query.order, query.limit, read, {
+    db,
+    key: query.contractIds === undefined ? `logs:${query.contractId}` : `logs:${query.contractIds.join(',')}`,
+    open: query.topics.size === 0 && query.boxes.length === 1 && isOpen(query.boxes[0]!.timestamp) && isOpen(query.boxes[0]!.index),
+    timestampOf: (row) => BigInt(row.consensus_timestamp),
   });
   if (query.contractId === 0n) await withEvmAddresses(db, rows);
   return withBlocks(db, rows, query.closeIntervalNs);
