@@ -9,13 +9,13 @@ import { type Part, newestFirst } from '../../src/contracts/common/newestFirst.t
 import { fakeDb } from '../support/database.ts';
 
 /** Rows 1..n (timestamps), read newest first from an in-memory range, with every read recorded. */
-function source(n: number, first = 1) {
+function source(n: number, first = 1, asc = false) {
   const rows = Array.from({ length: n }, (_, i) => BigInt(first + i));
   const reads: Array<{ part: Part | undefined; limit: number }> = [];
   const read = async (part: Part | undefined, limit: number) => {
     reads.push({ part, limit });
     const inPart = rows.filter((t) => part === undefined || ((part.from === undefined || t >= part.from) && (part.before === undefined || t < part.before)));
-    return inPart.sort((a, b) => (a > b ? -1 : 1)).slice(0, limit);
+    return inPart.sort((a, b) => (a > b === asc ? 1 : -1)).slice(0, limit);
   };
   const whole = (limit: number) => [...rows].reverse().slice(0, limit);
   return { read, reads, whole };
@@ -45,10 +45,13 @@ test('a split after every row, and a range shorter than the page', async () => {
   assert.equal(early.reads.length, 2);
 });
 
-test('oldest first, or no split: the whole range in one read', async () => {
+test('oldest first without history, or no split: the whole range in one read', async () => {
   const asc = source(100);
   await newestFirst(80n, 'asc', 10, asc.read);
   assert.deepEqual(asc.reads, [{ part: undefined, limit: 10 }]);
+  const unsplit = source(100);
+  await newestFirst(undefined, 'asc', 10, unsplit.read, { db: fakeDb(), key: 'k', open: true, timestampOf: (t: bigint) => t });
+  assert.deepEqual(unsplit.reads, [{ part: undefined, limit: 10 }]);
   const none = source(100);
   assert.deepEqual(await newestFirst(undefined, 'desc', 10, none.read), none.whole(10));
   assert.deepEqual(none.reads, [{ part: undefined, limit: 10 }]);
@@ -86,4 +89,23 @@ test('history: a key with no rows before the split skips the older part until th
   const later = source(3, 150);
   assert.deepEqual(await newestFirst(160n, 'desc', 25, later.read, history), later.whole(25));
   assert.deepEqual(later.reads[1], { part: { from: 100n, before: 160n }, limit: 25 });
+});
+
+test('history: an open oldest-first page shows where the rows start; later pages of either order read from there', async () => {
+  const db = fakeDb();
+  const history = (open: boolean) => ({ db, key: 'logs:11', open, timestampOf: (t: bigint) => t });
+  const a = source(11, 40, true);
+  assert.deepEqual(await newestFirst(48n, 'asc', 5, a.read, history(true)), [40n, 41n, 42n, 43n, 44n]);
+  const b = source(11, 40, true);
+  assert.deepEqual(await newestFirst(48n, 'asc', 5, b.read, history(false)), [40n, 41n, 42n, 43n, 44n]);
+  assert.deepEqual(b.reads, [{ part: { from: 40n }, limit: 5 }]);
+  const c = source(11, 40);
+  assert.deepEqual(await newestFirst(48n, 'desc', 25, c.read, history(false)), c.whole(25));
+  assert.deepEqual(c.reads[1], { part: { from: 40n, before: 48n }, limit: 22 });
+  // none at all: nothing before the split
+  const none = source(0, 1, true);
+  await newestFirst(48n, 'asc', 5, none.read, { ...history(true), key: 'logs:12' });
+  const d = source(3, 50, true);
+  assert.deepEqual(await newestFirst(48n, 'asc', 5, d.read, { ...history(false), key: 'logs:12' }), [50n, 51n, 52n]);
+  assert.deepEqual(d.reads, [{ part: { from: 48n }, limit: 5 }]);
 });

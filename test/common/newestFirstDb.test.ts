@@ -65,6 +65,7 @@ for (const backend of testBackends()) {
     for (const key of ['logs', 'results'] as const) {
       const path = key === 'logs' ? 'results/logs' : 'results';
       test(`${key}: every row, again, and with bounds`, async () => {
+        assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8001/${path}?limit=1&order=asc`, key), [all[2]]);
         for (let round = 0; round < 2; round++) assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8001/${path}?limit=100`, key), all);
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8001/${path}?limit=2`, key), all.slice(0, 2));
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8001/${path}?limit=100&timestamp=lt:${seconds(BASE + 20n * DAY)}`, key), all.slice(1));
@@ -72,6 +73,7 @@ for (const backend of testBackends()) {
       });
 
       test(`${key}: a contract without rows, then a row in a new block`, async () => {
+        assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8002/${path}?order=asc`, key), []);
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8002/${path}`, key), []);
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8002/${path}`, key), []);
       });
@@ -87,6 +89,7 @@ for (const backend of testBackends()) {
       for (const [key, path] of [['logs', 'results/logs'], ['results', 'results']] as const) {
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8002/${path}`, key), [seconds(ts)]);
         assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8001/${path}?limit=100`, key), [seconds(ts + 1n), ...all]);
+        assert.deepEqual(await timestamps(`/api/v1/contracts/0.0.8002/${path}?order=asc`, key), [seconds(ts)]);
       }
     });
   });

@@ -78,8 +78,9 @@ export async function splitAt(db: Db, spanNs: bigint): Promise<bigint | undefine
 }
 
 /**
- * The page: in two steps (above) for a newest-first page where `split` is known, else in one. `timestampOf`
- * gives a row's consensus timestamp, for `history`.
+ * The page: in two steps (above) for a newest-first page where `split` is known, an oldest-first page
+ * from where the rows of `history` start, else in one read. `timestampOf` gives a row's consensus
+ * timestamp, for `history`.
  */
 export async function newestFirst<R>(
   split: bigint | undefined,
@@ -88,11 +89,18 @@ export async function newestFirst<R>(
   read: ReadPart<R>,
   history?: History & { timestampOf: (row: R) => bigint },
 ): Promise<R[]> {
-  if (split === undefined || order !== 'desc') return read(undefined, limit);
-  const recent = await read({ from: split }, limit);
-  if (recent.length >= limit) return recent;
+  if (split === undefined) return read(undefined, limit);
   const known = history && historyOf(history.db);
   const from = known?.get(history!.key);
+  if (order === 'asc') {
+    // oldest first: from where the rows start; an open page read from the beginning shows where that is
+    // (its first row, or nowhere before the split when it has none)
+    const rows = await read(from === undefined ? undefined : { from }, limit);
+    if (known && history!.open && from === undefined) known.set(history!.key, rows.length > 0 ? history!.timestampOf(rows[0]!) : split);
+    return rows;
+  }
+  const recent = await read({ from: split }, limit);
+  if (recent.length >= limit) return recent;
   if (from !== undefined && from >= split) return recent;
   const rest = limit - recent.length;
   const older = await read(from === undefined ? { before: split } : { from, before: split }, rest);
