@@ -80,10 +80,11 @@ for (const backend of testBackends()) {
     }
 
     test('new rows after the newest block are found by every key', async () => {
-      const ts = BASE + 31n * DAY;
+      // new rows half a day after the last block (the ceiling is a day after it, whatever the memo holds)
+      const ts = BASE + 30n * DAY + DAY / 2n;
       await insertRow(api.db, 8002, ts);
       await insertRow(api.db, 8001, ts + 1n);
-      await insertBlock(api.db, 2, BASE + 30n * DAY + 1n, BASE + 32n * DAY);
+      await insertBlock(api.db, 2, BASE + 30n * DAY + 1n, BASE + 31n * DAY);
       // the split moves with the newest block only after the memo's second; either split gives these rows
       await new Promise((resolve) => setTimeout(resolve, 1100));
       for (const [key, path] of [['logs', 'results/logs'], ['results', 'results']] as const) {

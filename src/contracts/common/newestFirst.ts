@@ -15,17 +15,35 @@ import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
 import { SettledMemo, readSettled } from '../../http/cache/settled.ts';
 
-/** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive), each where given. */
+/** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive) or `through` (inclusive), each where given. */
 export interface Part {
   from?: bigint;
   before?: bigint;
+  through?: bigint;
 }
+
+/**
+ * Where a page splits (`at`), and its ceiling: no row can lie after the newest record file's end plus a
+ * day (CEILING_MARGIN_NS), so partitions after that (made ahead of time by the importer) are not read.
+ */
+export interface Split {
+  at: bigint;
+  ceiling: bigint;
+}
+
+/**
+ * How far after the newest record file's end (read at most a second or a statement timeout ago) a row
+ * may already be: a day of consensus time, where an importer catching up writes a few minutes' worth
+ * per second.
+ */
+export const CEILING_MARGIN_NS = 86_400_000_000_000n;
 
 /** The range narrowed to the part. */
 export function within(range: Range<bigint>, part: Part): Range<bigint> {
   let narrowed = range;
   if (part.from !== undefined) narrowed = narrow(narrowed, 'gte', part.from, INT64);
   if (part.before !== undefined) narrowed = narrow(narrowed, 'lt', part.before, INT64);
+  if (part.through !== undefined) narrowed = narrow(narrowed, 'lte', part.through, INT64);
   return narrowed;
 }
 
@@ -69,12 +87,12 @@ const memos = new WeakMap<Db, SettledMemo<bigint>>();
  * rows, so an old one costs only speed). Undefined where the tables are not partitioned or no record
  * file is there.
  */
-export async function splitAt(db: Db, spanNs: bigint): Promise<bigint | undefined> {
+export async function splitAt(db: Db, spanNs: bigint): Promise<Split | undefined> {
   if (dbLayout(db)?.partitioned !== true) return undefined;
   let memo = memos.get(db);
   if (memo === undefined) memos.set(db, (memo = new SettledMemo<bigint>()));
   const end = await memo.get(async () => (await readSettled(db))?.end);
-  return end === undefined ? undefined : end - spanNs;
+  return end === undefined ? undefined : { at: end - spanNs, ceiling: end + CEILING_MARGIN_NS };
 }
 
 /**
@@ -83,30 +101,31 @@ export async function splitAt(db: Db, spanNs: bigint): Promise<bigint | undefine
  * timestamp, for `history`.
  */
 export async function newestFirst<R>(
-  split: bigint | undefined,
+  split: Split | undefined,
   order: Order,
   limit: number,
   read: ReadPart<R>,
   history?: History & { timestampOf: (row: R) => bigint },
 ): Promise<R[]> {
   if (split === undefined) return read(undefined, limit);
+  const { at, ceiling } = split;
   const known = history && historyOf(history.db);
   const from = known?.get(history!.key);
   if (order === 'asc') {
     // oldest first: from where the rows start; an open page read from the beginning shows where that is
     // (its first row, or nowhere before the split when it has none)
-    const rows = await read(from === undefined ? undefined : { from }, limit);
-    if (known && history!.open && from === undefined) known.set(history!.key, rows.length > 0 ? history!.timestampOf(rows[0]!) : split);
+    const rows = await read(from === undefined ? { through: ceiling } : { from, through: ceiling }, limit);
+    if (known && history!.open && from === undefined) known.set(history!.key, rows.length > 0 ? history!.timestampOf(rows[0]!) : at);
     return rows;
   }
-  const recent = await read({ from: split }, limit);
+  const recent = await read({ from: at, through: ceiling }, limit);
   if (recent.length >= limit) return recent;
-  if (from !== undefined && from >= split) return recent;
+  if (from !== undefined && from >= at) return recent;
   const rest = limit - recent.length;
-  const older = await read(from === undefined ? { before: split } : { from, before: split }, rest);
+  const older = await read(from === undefined ? { before: at } : { from, before: at }, rest);
   if (known && history!.open && older.length < rest) {
     // the oldest row is the last one; none: nothing before the split
-    const first = older.length > 0 ? history!.timestampOf(older[older.length - 1]!) : split;
+    const first = older.length > 0 ? history!.timestampOf(older[older.length - 1]!) : at;
     if (from === undefined || first > from) known.set(history!.key, first);
   }
   return recent.concat(older);

@@ -7,7 +7,7 @@ import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { withBlocks } from './blocks.ts';
-import { type Part, isOpen, newestFirst, within } from '../common/newestFirst.ts';
+import { type Part, type Split, isOpen, newestFirst, within } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
@@ -27,7 +27,7 @@ export interface LogQuery {
   /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
   closeIntervalNs: bigint;
   /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
-  split?: bigint | undefined;
+  split?: Split | undefined;
 }
 
 const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,

@@ -5,7 +5,7 @@ import { INT64, type Range, contains, emptyRange, rangeSql } from '../../db/rang
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
-import { type Part, isOpen, newestFirst, within } from '../common/newestFirst.ts';
+import { type Part, type Split, isOpen, newestFirst, within } from '../common/newestFirst.ts';
 import type { TopLevelSet } from './topLevel.ts';
 import type { DetailedResultRow, EthereumRow } from '../common/detailedResult.ts';
 import type { ResultRow } from '../common/result.ts';
@@ -28,7 +28,7 @@ export interface ResultsQuery {
    */
   topLevel?: TopLevelSet;
   /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
-  split?: bigint | undefined;
+  split?: Split | undefined;
 }
 
 const DETAILED_COLUMNS = sql`amount, bloom, call_result, consensus_timestamp, contract_id, created_contract_ids, error_message,
