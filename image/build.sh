@@ -28,7 +28,7 @@ say() { echo "== image: $* ($((SECONDS - t0)) s)"; }
 # 1. Tools. podman builds a Containerfile without RUN steps without any runtime; image/podman.sh
 # gives the runtime (runc) that running the image needs on machines like this one.
 missing=()
-command -v podman >/dev/null || missing+=(podman runc)
+command -v podman >/dev/null || missing+=(podman)
 command -v runc >/dev/null || missing+=(runc)
 command -v strip >/dev/null || missing+=(binutils)
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -90,15 +90,19 @@ say "making the demo network's database with Node.js $NODE_VERSION"
 "$ctx/node/bin/node" --import tsx image/demoData.ts "$ctx/app" "$ctx/app/demo-data"
 
 say "podman build"
+previous="$(podman image inspect "$name:$version" --format '{{.Id}}' 2>/dev/null || true)"
 revision="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git status --porcelain 2>/dev/null)" ]; then revision="$revision-dirty"; fi
 source_label="${IMAGE_SOURCE:-$(git remote get-url origin 2>/dev/null || echo "contract-query-service (git $revision)")}"
-podman build --quiet --format docker --layers \
+podman build --quiet --format docker --layers=false \
   --build-arg "APP_UID=$APP_UID" --build-arg "APP_GID=$APP_GID" \
   --build-arg "VERSION=$version" --build-arg "REVISION=$revision" --build-arg "SOURCE=$source_label" \
   --build-arg "CREATED=$(date -u +%Y-%m-%dT%H:%M:%SZ)" --build-arg "NODE_VERSION=$NODE_VERSION" \
   --build-arg "BASE_PACKAGES=$(paste -sd ' ' "$base.packages")" \
   -t "$name:$version" -t "$name:latest" -f image/Containerfile "$ctx" >/dev/null
 rm -rf "$ctx"
+# the image this build replaced, now without a tag, unless a container still uses it
+current="$(podman image inspect "$name:$version" --format '{{.Id}}')"
+if [ -n "$previous" ] && [ "$previous" != "$current" ]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi
 size="$(podman image inspect "$name:$version" --format '{{.Size}}')"
 say "built $name:$version and $name:latest, $((size / 1000000)) MB"

@@ -54,9 +54,9 @@ export function containerState(name: string): { Status: string; ExitCode: number
   return JSON.parse(podman(['inspect', name, '--format', '{{json .State}}']).stdout) as { Status: string; ExitCode: number; Running: boolean };
 }
 
-/** Removes the container (and with `volume`, that volume) if they exist. */
+/** Removes the container with its anonymous volumes (and with `volume`, that named one) if they exist. */
 export function removeContainer(name: string, volume?: string): void {
-  podman(['rm', '-f', '-t', '0', name], { allowFail: true });
+  podman(['rm', '-f', '-v', '-t', '0', name], { allowFail: true });
   if (volume) podman(['volume', 'rm', '-f', volume], { allowFail: true });
 }
 
