@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { VERSION } from './version.ts';
 import { runMigrate } from './cli/migrate.ts';
+import { PROBE_KINDS, type ProbeKind, runProbe } from './cli/probe.ts';
 import { isPrimary } from './cli/cluster.ts';
 import { fail, status } from './cli/output.ts';
 import { runSeed } from './cli/seed.ts';
@@ -13,6 +14,7 @@ const USAGE = `Usage:
                                [--networks NAME,...]
   contract-query-service seed [--scale N] [--database-url URL | --data-dir DIR] [--force] [--live]
   contract-query-service migrate [--database-url URL] [--recommended-indexes]
+  contract-query-service probe readiness|liveness
 
 serve    Serves the API. Without DATABASE_URL (or db.* configuration) it uses an embedded
          PostgreSQL (PGlite) kept in --data-dir (default ./data, or $DATA_DIR), migrated
@@ -37,7 +39,10 @@ seed     Writes the demo network at --scale N (default 1: about 6,300 contract r
 migrate  Creates the mirror node schema in an empty PostgreSQL database (DATABASE_URL or
          --database-url) and exits. A database already filled by the importer is left alone;
          --recommended-indexes adds the service's recommended indexes to it (CREATE INDEX
-         CONCURRENTLY, so the importer keeps writing; needs a user allowed to create indexes).`;
+         CONCURRENTLY, so the importer keeps writing; needs a user allowed to create indexes).
+probe    Asks the service running on this host (127.0.0.1 and the configured port) for
+         /health/readiness or /health/liveness; exits 0 when it answers 200, else 1 (the container
+         image's HEALTHCHECK).`;
 
 function parseWorkers(text: string): number {
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1) fail(`--workers must be a whole number from 1 to 999, got ${JSON.stringify(text)}`, 2);
@@ -75,7 +80,10 @@ async function main(): Promise<void> {
     return;
   }
   const command = positionals[0] ?? 'serve';
-  if (values.help || positionals.length > 1 || !['serve', 'migrate', 'seed'].includes(command)) {
+  const probeKind = command === 'probe' ? positionals[1] : undefined;
+  const badProbe = command === 'probe' && !PROBE_KINDS.includes(probeKind as ProbeKind);
+  const extraPositionals = positionals.length > (command === 'probe' ? 2 : 1);
+  if (values.help || extraPositionals || badProbe || !['serve', 'migrate', 'seed', 'probe'].includes(command)) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(values.help ? 0 : 2);
   }
@@ -88,6 +96,7 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) fail(err.message, 2);
     throw err;
   }
+  if (command === 'probe') return runProbe(config, probeKind as ProbeKind);
   if (isPrimary()) for (const warning of config.warnings) status(`warning: ${warning}`);
   switch (command) {
     case 'migrate':
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
       return runServe(config, {
         host: values.host!,
         dataDir: values['data-dir']!,
+        template: process.env.DATA_TEMPLATE || undefined,
         memory: values.memory!,
         migrate: values.migrate!,
         workers: parseWorkers(values.workers!),

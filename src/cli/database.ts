@@ -5,6 +5,7 @@ import { createEmbeddedDb } from '../db/embedded.ts';
 import { type PostgresOptions, createPostgresDb, sslOptions } from '../db/postgres.ts';
 import { fail, status } from './output.ts';
 import { StartupError, describeDbError, describeTarget, prepareDataDir } from './startup.ts';
+import { unpackDirectory } from './template.ts';
 
 export interface OpenedDatabase {
   db: Db;
@@ -12,13 +13,19 @@ export interface OpenedDatabase {
   where: string;
   /** Closes the database and releases the data directory's lock. */
   close: () => Promise<void>;
+  /** An embedded database on its first start: copied from a template (the path), or created. */
+  firstStart?: { template: string | undefined };
 }
+
+const seconds = (since: number): string => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 /**
  * The embedded database in `dataDir` (created on first use, locked against a second process), or a
- * throwaway one in memory. Problems end the process with one line saying what to check.
+ * throwaway one in memory. With `template` (a packed data directory, src/cli/template.ts) a first
+ * start copies that database in instead of creating an empty one. Problems end the process with one
+ * line saying what to check.
  */
-export async function openEmbedded(options: { dataDir: string; memory: boolean }): Promise<OpenedDatabase> {
+export async function openEmbedded(options: { dataDir: string; memory: boolean; template?: string | undefined }): Promise<OpenedDatabase> {
   if (options.memory) {
     const { db } = await createEmbeddedDb();
     return { db, where: 'embedded (PGlite) in memory', close: () => db.close() };
@@ -31,9 +38,24 @@ export async function openEmbedded(options: { dataDir: string; memory: boolean }
     if (err instanceof StartupError) fail(err.message);
     throw err;
   }
-  if (!lock.existing) status(`Creating the embedded database in ${dir} (first start)...`);
+  const started = performance.now();
+  const template = lock.existing ? undefined : options.template;
+  if (template) {
+    status(`Copying the database of ${template} into ${dir} (first start)...`);
+    try {
+      const bytes = unpackDirectory(template, dir);
+      status(`Copied ${(bytes / 1e6).toFixed(0)} MB in ${seconds(started)}`);
+    } catch (err) {
+      lock.release();
+      fail(`cannot copy the database template ${options.template} (DATA_TEMPLATE) into ${dir}: ${(err as Error).message}`);
+    }
+  } else if (!lock.existing) {
+    status(`Creating the embedded database in ${dir} (first start)...`);
+  }
   try {
+    const opening = performance.now();
     const { db } = await createEmbeddedDb(dir);
+    if (!lock.existing && !template) status(`Created the embedded database in ${seconds(opening)}`);
     return {
       db,
       where: `embedded (PGlite) in ${dir}`,
@@ -41,6 +63,7 @@ export async function openEmbedded(options: { dataDir: string; memory: boolean }
         await db.close().catch(() => {});
         lock.release();
       },
+      ...(lock.existing ? {} : { firstStart: { template } }),
     };
   } catch (err) {
     lock.release();

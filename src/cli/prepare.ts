@@ -56,20 +56,26 @@ async function exitIfSignalled(opened: OpenedDatabase): Promise<void> {
   process.exit(signals.exitCode());
 }
 
-/** The embedded database: opened, migrated, and on its first start filled with the demo network (of `seed`). */
-export async function prepareEmbedded(flags: { dataDir: string; memory: boolean }, logger: Logger, seed?: number): Promise<Served> {
-  const opened = await openEmbedded(flags);
+/**
+ * The embedded database: opened, migrated, and on its first start filled with the demo network (of
+ * `seed`), or copied from `flags.template` (DATA_TEMPLATE: the default demo network, packed) where
+ * the default network is asked for.
+ */
+export async function prepareEmbedded(flags: { dataDir: string; memory: boolean; template?: string | undefined }, logger: Logger, seed?: number): Promise<Served> {
+  const opened = await openEmbedded({ dataDir: flags.dataDir, memory: flags.memory, template: seed === undefined ? flags.template : undefined });
   await exitIfSignalled(opened);
   try {
+    const migrating = performance.now();
     const result = await migrate(opened.db);
-    if (result.applied.length) logger.info({ applied: result.applied }, 'database migrated');
+    if (result.applied.length) logger.info({ applied: result.applied, ms: Math.round(performance.now() - migrating) }, 'database migrated');
   } catch (err) {
     await opened.close();
     fail(`cannot prepare the database: ${rootCause(err).message}`);
   }
   await exitIfSignalled(opened);
   const state = await inspectDatabase(opened.db);
-  let line = `${opened.where}: existing data reused`;
+  const template = opened.firstStart?.template;
+  let line = template ? `${opened.where}: copied from ${template}` : `${opened.where}: existing data reused`;
   let demo = state.demo;
   if (demo) {
     line += ` (${demoLine(demo)})`;

@@ -26,6 +26,8 @@ const DATABASE_CLOSE_MS = 3000;
 export interface ServeFlags {
   host: string;
   dataDir: string;
+  /** DATA_TEMPLATE: a packed demo database a first start copies (src/cli/template.ts). */
+  template?: string | undefined;
   memory: boolean;
   migrate: boolean;
   workers: number;
