@@ -13,12 +13,11 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
+import { factStore } from '../../db/facts.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 
 /** Addresses kept per database: an id and a key of about 60 characters each, a few MB in all. */
 export const MAX_HINTS = 20_000;
-
-const caches = new WeakMap<Db, LRUCache<string, bigint>>();
 
 /**
  * The hints of `db`, where a lookup by address costs a fan-out (Citus, the v2 layout); undefined
@@ -26,9 +25,7 @@ const caches = new WeakMap<Db, LRUCache<string, bigint>>();
  */
 export function addressHints(db: Db): LRUCache<string, bigint> | undefined {
   if (!citusSafe(dbLayout(db))) return undefined;
-  let cache = caches.get(db);
-  if (cache === undefined) caches.set(db, (cache = new LRUCache<string, bigint>({ max: MAX_HINTS })));
-  return cache;
+  return factStore(db, 'addressHints', () => new LRUCache<string, bigint>({ max: MAX_HINTS }));
 }
 
 /** The key of a lookup: what it matches on (`kind`), the shard and realm it names, the address. */

@@ -10,6 +10,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
+import { factStore } from '../../db/facts.ts';
 import { dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
@@ -71,15 +72,7 @@ export interface History {
 /** Keys kept per database: a key of about 30 characters and a bigint each. */
 export const MAX_HISTORY_KEYS = 100_000;
 
-const histories = new WeakMap<Db, LRUCache<string, bigint>>();
-
-function historyOf(db: Db): LRUCache<string, bigint> {
-  let cache = histories.get(db);
-  if (cache === undefined) histories.set(db, (cache = new LRUCache<string, bigint>({ max: MAX_HISTORY_KEYS })));
-  return cache;
-}
-
-const memos = new WeakMap<Db, SettledMemo<bigint>>();
+const historyOf = (db: Db): LRUCache<string, bigint> => factStore(db, 'newestFirst.history', () => new LRUCache<string, bigint>({ max: MAX_HISTORY_KEYS }));
 
 /**
  * The split timestamp for `db`: `spanNs` (db.newestFirstSpan, a week: one or two monthly partitions)
@@ -89,8 +82,7 @@ const memos = new WeakMap<Db, SettledMemo<bigint>>();
  */
 export async function splitAt(db: Db, spanNs: bigint): Promise<Split | undefined> {
   if (dbLayout(db)?.partitioned !== true) return undefined;
-  let memo = memos.get(db);
-  if (memo === undefined) memos.set(db, (memo = new SettledMemo<bigint>()));
+  const memo = factStore(db, 'newestFirst.end', () => new SettledMemo<bigint>());
   const end = await memo.get(async () => (await readSettled(db))?.end);
   return end === undefined ? undefined : { at: end - spanNs, ceiling: end + CEILING_MARGIN_NS };
 }

@@ -4,6 +4,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
+import { factStore } from '../../db/facts.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Operator, type Range, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
@@ -91,16 +92,8 @@ const CONTRACT_COLUMNS_ONLY = sql`c.file_id, c.runtime_bytecode,
 /** File contents kept per database and process, by file and creation time: at most this many bytes of hex text. */
 export const MAX_BYTECODE_CHARS = 32 * 1024 * 1024;
 
-const bytecodeCaches = new WeakMap<Db, LRUCache<string, { bytecode: HexBytes | null }>>();
-
-function bytecodesOf(db: Db): LRUCache<string, { bytecode: HexBytes | null }> {
-  let cache = bytecodeCaches.get(db);
-  if (cache === undefined) {
-    cache = new LRUCache({ maxSize: MAX_BYTECODE_CHARS, sizeCalculation: (entry) => Math.max(1, entry.bytecode?.length ?? 0) });
-    bytecodeCaches.set(db, cache);
-  }
-  return cache;
-}
+const bytecodesOf = (db: Db): LRUCache<string, { bytecode: HexBytes | null }> =>
+  factStore(db, 'fileBytecode', () => new LRUCache({ maxSize: MAX_BYTECODE_CHARS, sizeCalculation: (entry) => Math.max(1, entry.bytecode?.length ?? 0) }));
 
 /**
  * The file's content at the contract's creation, read once per process: the chunks up to a past

@@ -6,6 +6,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/db.ts';
+import { factStore } from '../../db/facts.ts';
 import { sql } from '../../db/sql.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
 import { compareDecimal } from '../../format/decimal.ts';
@@ -14,13 +15,8 @@ import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 /** Timestamps whose record file is kept per database and process: a page of 100 logs is at most 100. */
 export const MAX_BLOCK_TIMESTAMPS = 50_000;
 
-const blockCaches = new WeakMap<Db, LRUCache<string, RecordFileRow>>();
-
-function blocksOf(db: Db): LRUCache<string, RecordFileRow> {
-  let cache = blockCaches.get(db);
-  if (cache === undefined) blockCaches.set(db, (cache = new LRUCache<string, RecordFileRow>({ max: MAX_BLOCK_TIMESTAMPS })));
-  return cache;
-}
+const blocksOf = (db: Db): LRUCache<string, RecordFileRow> =>
+  factStore(db, 'logBlocks', () => new LRUCache<string, RecordFileRow>({ max: MAX_BLOCK_TIMESTAMPS }));
 
 /**
  * The candidate record file of each distinct timestamp of the page, as logsSql's single statement
