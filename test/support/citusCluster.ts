@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { freePort } from '../../bench/lib/cli.ts';
 import { clusterUserSkipReason, postgresBin } from './replicaCluster.ts';
+import { runStatements } from './sqlScript.ts';
 
 const run = promisify(execFile);
 const asRoot = process.getuid?.() === 0;
@@ -91,16 +91,6 @@ process.on('exit', () => {
   for (const cleanup of live) cleanup();
 });
 
-async function sql(url: string, statements: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Starts a coordinator and two workers; `keep` leaves them running when this process exits (the command). */
 export async function startCitusCluster(keep = false): Promise<CitusCluster> {
   const bin = citusBin();
@@ -121,8 +111,8 @@ export async function startCitusCluster(keep = false): Promise<CitusCluster> {
       await tool('pg_ctl', ['-D', data, '-l', `${data}.log`, '-w', '-t', '120', 'start']);
     }
     const url = (port: number) => `postgres://postgres@127.0.0.1:${port}/postgres`;
-    for (const port of ports) await sql(url(port), ['set client_min_messages = warning', 'create extension citus']);
-    await sql(url(ports[0]!), [
+    for (const port of ports) await runStatements(url(port), ['set client_min_messages = warning', 'create extension citus']);
+    await runStatements(url(ports[0]!), [
       'set client_min_messages = warning',
       `select citus_set_coordinator_host('127.0.0.1', ${ports[0]})`,
       ...ports.slice(1).map((p) => `select citus_add_node('127.0.0.1', ${p})`),
