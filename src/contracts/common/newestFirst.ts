@@ -48,10 +48,6 @@ export function within(range: Range<bigint>, part: Part): Range<bigint> {
   return narrowed;
 }
 
-/** No condition at all on the column. */
-export const isOpen = (range: Range<unknown>): boolean =>
-  range.eq === undefined && range.ne.length === 0 && range.lower === undefined && range.upper === undefined && !range.empty;
-
 /** Reads up to `limit` rows of the page's range narrowed to `part` (none: the whole range), in the page's order. */
 export type ReadPart<R> = (part: Part | undefined, limit: number) => Promise<R[]>;
 

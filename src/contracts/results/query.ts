@@ -1,11 +1,11 @@
 /** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
-import { INT64, type Range, contains, emptyRange, rangeSql } from '../../db/range.ts';
+import { INT64, type Range, isUnbounded, contains, emptyRange, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
-import { type Part, type Split, isOpen, newestFirst, within } from '../common/newestFirst.ts';
+import { type Part, type Split, newestFirst, within } from '../common/newestFirst.ts';
 import type { TopLevelSet } from './topLevel.ts';
 import type { DetailedResultRow, EthereumRow } from '../common/detailedResult.ts';
 import type { ResultRow } from '../common/result.ts';
@@ -135,7 +135,7 @@ export async function findResults<R = ResultRow>(db: Db, query: ResultsQuery): P
   const rows = await newestFirst(query.split, query.order, query.limit, read, {
     db,
     key: `results:${query.internal ? 'all' : 'top'}:${query.contractId}`,
-    open: isOpen(query.timestamp) && isOpen(query.sender) && query.transactionIndexes.length === 0,
+    open: isUnbounded(query.timestamp) && isUnbounded(query.sender) && query.transactionIndexes.length === 0,
     timestampOf: (row) => BigInt((row as { consensus_timestamp: string }).consensus_timestamp),
   });
   return citus && query.contractId === 0n ? withEvmAddresses(db, rows as Array<R & ResultRow>) : rows;
