@@ -31,3 +31,28 @@ export function addressHints(db: Db): LRUCache<string, bigint> | undefined {
 /** The key of a lookup: what it matches on (`kind`), the shard and realm it names, the address. */
 export const hintKey = (kind: string, shard: string | null, realm: string | null, hex: string): string =>
   `${kind}:${shard ?? '*'}:${realm ?? '*'}:${hex.toLowerCase()}`;
+
+/** A lookup by address in its two forms, and what of its answer becomes the next hint. */
+export interface HintedLookup<T> {
+  /** The lookup by the hinted id: its answer, or undefined when the hint is not confirmed. */
+  byHint(id: bigint): Promise<T | undefined>;
+  /** The lookup by address. */
+  byAddress(): Promise<T>;
+  /** The id the answer confirms for next time, if any. */
+  hintOf(answer: T): bigint | undefined;
+}
+
+/** The lookup `key` of `db`: by the hint where one is kept and confirmed, else by address, which leaves the next hint. */
+export async function lookUpHinted<T>(db: Db, key: string, lookup: HintedLookup<T>): Promise<T> {
+  const hints = addressHints(db);
+  const hint = hints?.get(key);
+  if (hint !== undefined) {
+    const confirmed = await lookup.byHint(hint);
+    if (confirmed !== undefined) return confirmed;
+    hints!.delete(key);
+  }
+  const answer = await lookup.byAddress();
+  const next = hints && lookup.hintOf(answer);
+  if (next !== undefined) hints!.set(key, next);
+  return answer;
+}

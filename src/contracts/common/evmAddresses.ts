@@ -2,7 +2,7 @@
 import type { Db } from '../../db/db.ts';
 import { type Sql, and, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
-import { addressHints, hintKey } from './addressHints.ts';
+import { hintKey, lookUpHinted } from './addressHints.ts';
 
 /** An opaque EVM address with the conditions that go with it. */
 export interface EvmAddressLookup {
@@ -25,18 +25,14 @@ export async function findEntityIdsByEvmAddress(db: Db, lookup: EvmAddressLookup
   if (lookup.shard !== null) conditions.push(sql`shard = ${lookup.shard}`);
   if (lookup.realm !== null) conditions.push(sql`realm = ${lookup.realm}`);
   // a live entity found last time, confirmed by its id (addressHints.ts): `deleted <> true` is a condition already
-  const hints = addressHints(db);
-  const key = hintKey(lookup.contractsOnly ? 'live-contract' : 'live', lookup.shard, lookup.realm, lookup.hex);
-  const hint = hints?.get(key);
-  if (hint !== undefined) {
-    const confirmed = await db.query<{ id: string }>(sql`select id from entity where id = ${hint.toString()} and ${and(conditions)}`);
-    if (confirmed.length === 1) return [hint];
-    hints!.delete(key);
-  }
-  const rows = await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`);
-  const ids = rows.map((row) => BigInt(row.id));
-  if (ids.length === 1) hints?.set(key, ids[0]!);
-  return ids;
+  return lookUpHinted(db, hintKey(lookup.contractsOnly ? 'live-contract' : 'live', lookup.shard, lookup.realm, lookup.hex), {
+    byHint: async (id) => {
+      const confirmed = await db.query<{ id: string }>(sql`select id from entity where id = ${id.toString()} and ${and(conditions)}`);
+      return confirmed.length === 1 ? [id] : undefined;
+    },
+    byAddress: async () => (await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`)).map((row) => BigInt(row.id)),
+    hintOf: (ids) => (ids.length === 1 ? ids[0] : undefined),
+  });
 }
 
 /**

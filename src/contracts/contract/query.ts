@@ -9,7 +9,7 @@ import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Operator, type Range, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
-import { addressHints, hintKey } from '../common/addressHints.ts';
+import { hintKey, lookUpHinted } from '../common/addressHints.ts';
 
 /** A row of entity (or entity_history) joined with contract. */
 export interface ContractRow {
@@ -211,18 +211,15 @@ function findContractRows(
  * by the id the address named last time where that contract is not deleted (addressHints.ts), else
  * over every shard; a unique contract that is not deleted becomes the hint.
  */
-async function byAddress(db: Db, key: ContractKey & { kind: 'evm' }, where: Sql[], read: (conditions: Sql[]) => Promise<ContractRow[]>): Promise<ContractRow[]> {
-  const hints = addressHints(db);
-  const hintedKey = hintKey('contract', key.shard, key.realm, key.hex);
-  const hint = hints?.get(hintedKey);
-  if (hint !== undefined) {
-    const rows = await read([sql`e.id = ${hint.toString()}`, ...where, sql`e.deleted is not true`]);
-    if (rows.length === 1) return rows;
-    hints!.delete(hintedKey);
-  }
-  const rows = await read(where);
-  if (rows.length === 1 && rows[0]!.deleted !== true) hints?.set(hintedKey, BigInt(rows[0]!.id));
-  return rows;
+function byAddress(db: Db, key: ContractKey & { kind: 'evm' }, where: Sql[], read: (conditions: Sql[]) => Promise<ContractRow[]>): Promise<ContractRow[]> {
+  return lookUpHinted(db, hintKey('contract', key.shard, key.realm, key.hex), {
+    byHint: async (id) => {
+      const rows = await read([sql`e.id = ${id.toString()}`, ...where, sql`e.deleted is not true`]);
+      return rows.length === 1 ? rows : undefined;
+    },
+    byAddress: () => read(where),
+    hintOf: (rows) => (rows.length === 1 && rows[0]!.deleted !== true ? BigInt(rows[0]!.id) : undefined),
+  });
 }
 
 export interface ContractsQuery {
