@@ -1,13 +1,13 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
 import { citusSafe, type DbLayout, dbLayout, hasTopicIndexes } from '../../db/layout.ts';
-import { INT32, INT64, type Range, rangeSql } from '../../db/range.ts';
+import { INT32, INT64, type Range, isUnbounded, rangeSql } from '../../db/range.ts';
 import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { withBlocks } from './blocks.ts';
-import { type Part, type Split, isOpen, newestFirst, within } from '../common/newestFirst.ts';
+import { type Part, type Split, newestFirst, within } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
 export interface LogQuery {
@@ -169,6 +169,8 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'contractIds'
  */
 export function logsSql(query: LogQuery, citus = false): Sql {
   const where = logConditions(query);
+  const dir = direction(query.order);
+  const contractAddress = sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`;
   // Citus-safe: one ordered, limited statement. For every contract Citus pushes its order and limit
   // down to every shard (the page / edge / union below became five steps there, two of them over every
   // shard); for one contract it routes it to the contract's shard, whose server plans contract_log's
@@ -176,21 +178,16 @@ export function logsSql(query: LogQuery, citus = false): Sql {
   // partitions; docs/scaling.md). Blocks, and for every contract the addresses, follow in statements
   // of their own.
   if (citus) {
-    const address = query.contractId !== 0n ? sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})` : sql`null::bytea`;
-    return sql`select ${COLUMNS}, ${address} as evm_address
+    return sql`select ${COLUMNS}, ${query.contractId !== 0n ? contractAddress : sql`null::bytea`} as evm_address
 from contract_log cl
 where ${where}
-order by cl.consensus_timestamp ${direction(query.order)}, cl.index ${direction(query.order)}
+order by cl.consensus_timestamp ${dir}, cl.index ${dir}
 limit ${query.limit}`;
   }
   const slack = sql`${query.closeIntervalNs.toString()}::bigint`;
-  const dir = direction(query.order);
   const edge = query.order === 'desc' ? sql`min` : sql`max`;
   const beyond = query.order === 'desc' ? sql`>` : sql`<`;
-  const evmAddress =
-    query.contractId !== 0n
-      ? sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`
-      : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
+  const evmAddress = query.contractId !== 0n ? contractAddress : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
   const logs = sql`with page as (
   ${pageSql(query, where)}
 ), edge as (
@@ -265,7 +262,7 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   const rows = await newestFirst(query.split, query.order, query.limit, read, {
     db,
     key: query.contractIds === undefined ? `logs:${query.contractId}` : `logs:${query.contractIds.join(',')}`,
-    open: query.topics.size === 0 && query.boxes.length === 1 && isOpen(query.boxes[0]!.timestamp) && isOpen(query.boxes[0]!.index),
+    open: query.topics.size === 0 && query.boxes.length === 1 && isUnbounded(query.boxes[0]!.timestamp) && isUnbounded(query.boxes[0]!.index),
     timestampOf: (row) => BigInt(row.consensus_timestamp),
   });
   if (query.contractId === 0n) await withEvmAddresses(db, rows);
