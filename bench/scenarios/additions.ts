@@ -14,6 +14,7 @@
  */
 import pg from 'pg';
 import type { Fail } from '../lib/cli.ts';
+import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 const USAGE = `  --reference URL      the reference REST API on the same database (required)
@@ -30,6 +31,8 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const { values } = args;
   const fail: Fail = args.fail;
   if (!values.reference || !values.service || !values['database-url']) fail('--reference, --service and --database-url are required');
+  await requireServer('reference', values.reference!);
+  await requireServer('service', values.service!);
   const REF = values.reference!;
   const OURS = values.service!;
   const API = '/api/v1/contracts';

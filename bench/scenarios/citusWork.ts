@@ -77,6 +77,7 @@ import { type Fail, loopbackUrl, numberOptions } from '../lib/cli.ts';
 import { clockTicks } from '../lib/proc.ts';
 import { percentile } from '../lib/stats.ts';
 import { ENDPOINTS, type Endpoint, classify, readUrlFile } from '../lib/urls.ts';
+import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type Values, defineScenario } from '../lib/scenario.ts';
 
 const USAGE = `Usage: npm run bench -- citus-work --url-file FILE [options]
@@ -131,7 +132,6 @@ const OPTIONS = {
   'data-dirs': { type: 'string', default: '/tmp/citus/coord,/tmp/citus/w1,/tmp/citus/w2' },
   rounds: { type: 'string' },
   connections: { type: 'string' },
-  alternate: { type: 'boolean', default: true },
   'no-alternate': { type: 'boolean', default: false },
   settle: { type: 'string' },
   idle: { type: 'string' },
@@ -160,7 +160,7 @@ function parseOptions(values: Values<typeof OPTIONS>, usage: Fail): Options {
     dataDirs,
     rounds: integerAtLeast('rounds', values.rounds, 5),
     connections: integerAtLeast('connections', values.connections, 1),
-    alternate: values.alternate! && !values['no-alternate'],
+    alternate: !values['no-alternate'],
     settleMs: settle * 1000,
     idleMs: atLeast('idle', values.idle, 65, 1) * 1000,
     periodMs: atLeast('period', values.period, 60, 1) * 1000,
@@ -267,6 +267,8 @@ function cellOfTally(t: Tally): Cell {
 }
 
 async function main(opts: Options): Promise<void> {
+  await requireServer('service', opts.service);
+  await requireServer('reference', opts.reference);
   const paths = readUrlFile(resolve(opts.urlFile));
   const byRoute = new Map<Endpoint, string[]>();
   for (const e of ENDPOINTS) {

@@ -26,6 +26,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import type { Fail } from '../lib/cli.ts';
 import { type Search, generateSearches, samplePools } from '../plans/searches.ts';
+import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 const USAGE = `  --a URL              the reference (required)
@@ -62,6 +63,8 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const { values } = args;
   const fail: Fail = args.fail;
   if (!values.a || !values.b) fail('--a and --b are required');
+  await requireServer('a', values.a!);
+  await requireServer('b', values.b!);
   const ratio = Number(values.ratio);
   const margin = Number(values.margin);
   const timeoutMs = Number(values.timeout) * 1000;
