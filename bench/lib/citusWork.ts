@@ -1,5 +1,5 @@
 /**
- * The counters of bench/citus-work.ts and their arithmetic: database work per answered request on a
+ * The counters of bench/scenarios/citusWork.ts and their arithmetic: database work per answered request on a
  * Citus cluster, from PostgreSQL's transaction counters (coordinator and workers) and the CPU time of
  * every PostgreSQL process of the clusters. The reading of the counters is here too; the arithmetic
  * and the table are pure (test/bench/citusWork.test.ts).

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken requests for the fuzzer (bench/fuzz.ts) and its property test: each starts from
+ * Hostile and broken requests for the fuzzer (bench/scenarios/fuzz.ts) and its property test: each starts from
  * a valid URL of one of the ten routes and mutates its path (hostile ids, dot segments, case, escapes,
  * raw bytes), its query string (the keys and values of the property tests in test/contract,
  * test/logs and test/results, repeated, long, broken separators), its method, its headers

@@ -1,22 +1,17 @@
 /**
- * The pure parts of the hostile-clients bench (bench/hostile.ts, issue 44): its options, the hostile
+ * The pure parts of the hostile-clients bench (bench/scenarios/hostile.ts, issue 44): its options, the hostile
  * requests it sends, what it makes of each hostile connection seen through the kernel's socket table
  * (bench/lib/tcpTable.ts), the mix's numbers alone and under attack (round by round, and their
  * medians), the server's metrics of interest, and the verdict against the issue's targets. Tested in
  * test/bench/hostile.test.ts.
  */
-import { parseArgs } from 'node:util';
-import { type Fail, loopbackUrl, numberOptions } from './cli.ts';
+import { type Fail, numberOptions } from './cli.ts';
+import type { OptionsConfig, Values } from './scenario.ts';
+import { SERVER_OPTIONS, serverTarget } from './serverOptions.ts';
 import { percentile, type UrlStats } from './stats.ts';
 import type { TcpSocket } from './tcpTable.ts';
 
-export const HOSTILE_USAGE = `Usage: npx tsx bench/hostile.ts --url-file FILE [options]
-
-Measures the bench mix alone, then while hostile clients (in a child process) hold streamed answers
-open without reading them, and how the server deals with those clients (see bench/README.md,
-"Hostile clients").
-
-  --url-file FILE        the bench mix: request paths, one per line                      (required)
+export const HOSTILE_USAGE = `  --url-file FILE        the bench mix: request paths, one per line                      (required)
   --base URL             server origin, loopback only                  (default http://127.0.0.1:5551)
   --pid N                server process to sample (CPU, RSS; its tree); found from the port if absent
   --start "CMD"          start the server with sh -c CMD, wait until it answers, SIGTERM it at the end
@@ -90,65 +85,48 @@ export interface HostileOptions {
   json?: string;
 }
 
-/** The options of `argv`; `help` when --help was asked for. Usage errors go to `fail`. */
-export function parseHostileOptions(argv: string[], fail: Fail): HostileOptions | 'help' {
+export const HOSTILE_OPTIONS = {
+  'url-file': { type: 'string' },
+  ...SERVER_OPTIONS,
+  connections: { type: 'string' },
+  duration: { type: 'string' },
+  rounds: { type: 'string' },
+  warmup: { type: 'string' },
+  timeout: { type: 'string' },
+  ndjson: { type: 'string' },
+  events: { type: 'string' },
+  'ndjson-url': { type: 'string', multiple: true, default: [] },
+  'events-url': { type: 'string', multiple: true, default: [] },
+  'ndjson-days': { type: 'string' },
+  'backlog-hours': { type: 'string' },
+  spread: { type: 'boolean', default: false },
+  settle: { type: 'string' },
+  hold: { type: 'string' },
+  after: { type: 'string' },
+  'probe-ms': { type: 'string' },
+  'sample-ms': { type: 'string' },
+  'min-throughput': { type: 'string' },
+  'max-p99-ratio': { type: 'string' },
+  'max-rss': { type: 'string' },
+  'max-stall': { type: 'string' },
+  'max-rss-change': { type: 'string' },
+  json: { type: 'string' },
+} satisfies OptionsConfig;
+
+/** The options from the values bench/lib/scenario.ts parsed. Usage errors go to `fail`. */
+export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail: Fail): HostileOptions {
   const { integerAtLeast, atLeast, positive } = numberOptions(fail);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'url-file': { type: 'string' },
-        base: { type: 'string', default: 'http://127.0.0.1:5551' },
-        pid: { type: 'string' },
-        start: { type: 'string' },
-        'start-timeout': { type: 'string' },
-        'server-log': { type: 'string' },
-        connections: { type: 'string' },
-        duration: { type: 'string' },
-        rounds: { type: 'string' },
-        warmup: { type: 'string' },
-        timeout: { type: 'string' },
-        ndjson: { type: 'string' },
-        events: { type: 'string' },
-        'ndjson-url': { type: 'string', multiple: true, default: [] },
-        'events-url': { type: 'string', multiple: true, default: [] },
-        'ndjson-days': { type: 'string' },
-        'backlog-hours': { type: 'string' },
-        spread: { type: 'boolean', default: false },
-        settle: { type: 'string' },
-        hold: { type: 'string' },
-        after: { type: 'string' },
-        'probe-ms': { type: 'string' },
-        'sample-ms': { type: 'string' },
-        'min-throughput': { type: 'string' },
-        'max-p99-ratio': { type: 'string' },
-        'max-rss': { type: 'string' },
-        'max-stall': { type: 'string' },
-        'max-rss-change': { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    return fail((err as Error).message);
-  }
-  if (values.help) return 'help';
   if (!values['url-file']) fail('--url-file is required');
-  const base = loopbackUrl(fail, 'base', values.base!, 'http');
+  const server = serverTarget(values, fail);
+  const { base } = server;
   const host = base.hostname === 'localhost' ? '127.0.0.1' : base.hostname.replace(/^\[|\]$/g, '');
   if (values.spread && !host.startsWith('127.')) fail('--spread needs an IPv4 --base (127.x): the clients take 127.0.0.2..254 as their addresses');
-  if (values.pid !== undefined && values.start !== undefined) fail('--pid and --start exclude each other');
   for (const path of [...values['ndjson-url']!, ...values['events-url']!]) if (!path.startsWith('/')) fail(`a hostile URL must be a request path starting with "/", got ${path}`);
   const options: HostileOptions = {
     urlFile: values['url-file']!,
-    base,
+    ...server,
     host,
     port: Number(base.port || 80),
-    ...(values.pid !== undefined ? { pid: integerAtLeast('pid', values.pid, 0) } : {}),
-    ...(values.start !== undefined ? { start: values.start } : {}),
-    startTimeout: positive('start-timeout', values['start-timeout'], 60),
-    ...(values['server-log'] !== undefined ? { serverLog: values['server-log'] } : {}),
     connections: integerAtLeast('connections', values.connections, 16),
     duration: positive('duration', values.duration, 20),
     rounds: integerAtLeast('rounds', values.rounds, 1),
@@ -563,7 +541,7 @@ export function mixNumbers(
 // ---------------------------------------------------------------------------------------------
 // The server's metrics
 
-/** The metric families bench/hostile.ts reports (those a build has; the stall and stream ones are new in issue 44). */
+/** The metric families bench/scenarios/hostile.ts reports (those a build has; the stall and stream ones are new in issue 44). */
 export const WATCHED_METRICS = [
   'http_requests_shed_total',
   'http_stalled_connections_closed_total',

@@ -1,5 +1,5 @@
 /**
- * Hostile clients for bench/hostile.ts: each sends one request on a raw socket, reads the first
+ * Hostile clients for bench/scenarios/hostile.ts: each sends one request on a raw socket, reads the first
  * kilobyte at most (enough for the status line and, mostly, the headers), and then never reads
  * again. What the server does with the connection afterwards is followed in the kernel's TCP table
  * (bench/lib/tcpTable.ts, via `observe` in bench/lib/hostile.ts), not by reading: reading would be

@@ -1,5 +1,5 @@
 /**
- * The child process of bench/hostile.ts that holds the hostile clients (bench/lib/hostileClient.ts)
+ * The child process of bench/scenarios/hostile.ts that holds the hostile clients (bench/lib/hostileClient.ts)
  * and looks at their connections in the kernel's TCP table, away from the event loop of the mix's
  * load client. Started by `HostileProcess.start` with its config (JSON) as its one argument; talks
  * to the parent by IPC (`ToWorker`, `FromWorker`); ends when told to close or when the parent goes.
@@ -7,7 +7,7 @@
 import { hostileSpecs } from './hostile.ts';
 import { type FromWorker, HostileClients, type HostileWorkerConfig, type ToWorker } from './hostileClient.ts';
 
-if (!process.send) throw new Error('bench/lib/hostileWorker.ts runs as a child process of bench/hostile.ts (IPC)');
+if (!process.send) throw new Error('bench/lib/hostileWorker.ts runs as a child process of bench/scenarios/hostile.ts (IPC)');
 const config = JSON.parse(process.argv[2]!) as HostileWorkerConfig;
 const clients = new HostileClients(hostileSpecs(config.targets, config), config.host, config.port, config.hostHeader);
 const send = (m: FromWorker) => process.send!(m);

@@ -1,5 +1,5 @@
 /**
- * The bench mix's load client (bench/run.ts, bench/hostile.ts): autocannon over a URL list at a fixed
+ * The bench mix's load client (bench/scenarios/run.ts, bench/scenarios/hostile.ts): autocannon over a URL list at a fixed
  * number of connections for a fixed time, every response attributed to its URL, and the pre-flight
  * pass that gives each URL its expected status.
  */

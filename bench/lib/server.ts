@@ -122,3 +122,13 @@ export function localService(script: string, port: number, serveArgs = ''): Loca
 export function startLocalService(service: LocalService, timeoutMs = 120_000, command = service.command): Promise<StartedServer> {
   return startServer(command, `${service.base}/health/liveness`, service.logFile, timeoutMs);
 }
+
+/** Throws a clear error unless the server at `base` answers HTTP (any status): `--<option>` names where it was looked for. */
+export async function requireServer(option: string, base: string | URL): Promise<void> {
+  try {
+    const res = await fetch(new URL('/health/liveness', base), { signal: AbortSignal.timeout(5000) });
+    await res.arrayBuffer();
+  } catch (err) {
+    throw new Error(`no server answers at --${option} ${String(base)} (${(err as Error).cause ?? (err as Error).message}); start it first`);
+  }
+}

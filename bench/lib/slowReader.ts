@@ -1,5 +1,5 @@
 /**
- * Slow readers for the fuzzer (bench/fuzz.ts and its test, issue 44): a request whose answer is read
+ * Slow readers for the fuzzer (bench/scenarios/fuzz.ts and its test, issue 44): a request whose answer is read
  * a few bytes per interval, or not at all after its first bytes (the status line and headers), by a
  * client that then disconnects midway. They run beside the fuzzer's other clients, whose check (every
  * request answered, no 5xx but the documented 503) must hold meanwhile.

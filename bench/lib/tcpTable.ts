@@ -2,7 +2,7 @@
  * The host's TCP sockets as the kernel lists them in /proc/net/tcp and /proc/net/tcp6 (Linux only):
  * both ends of every loopback connection, its state, the bytes queued on each side, and whether a
  * process still holds it (an inode of 0: the process closed it and the kernel finishes the close on
- * its own). bench/hostile.ts watches its clients' connections with it without reading from them;
+ * its own). bench/scenarios/hostile.ts watches its clients' connections with it without reading from them;
  * the listener's inode also names the process that serves a port.
  */
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';

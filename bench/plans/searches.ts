@@ -1,5 +1,5 @@
 /**
- * Random request URLs for the per-URL comparison with the reference (bench/versus.ts), weighted toward
+ * Random request URLs for the per-URL comparison with the reference (the versus scenario), weighted toward
  * what the fixed mixes leave out: long-range topic and sender searches, network-wide and per contract,
  * every topic combination, values of every selectivity, at random points of the data, both orders,
  * several page sizes. The value pools are sampled from the database (seeded, repeatable).

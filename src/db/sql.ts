@@ -49,7 +49,7 @@ export class Sql {
  * for searches bounded by an index range whose best plan depends on how common a value is (a topic
  * that occurs in every tenth log or in none), where one plan for all values is 100x too slow for
  * some of them. docs/performance.md ("Plans") lists which
- * statement uses which, measured by the plan sweep (bench/plan-sweep.ts).
+ * statement uses which, measured by the plan sweep (bench/scenarios/planSweep.ts).
  */
 export type PlanChoice = 'cached' | 'custom';
 

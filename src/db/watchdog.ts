@@ -20,7 +20,7 @@ import type pg from 'pg';
  * After statement_timeout, how long PostgreSQL's own cancellation gets to arrive. With the check
  * every 200 ms a statement is ended within the statement timeout + 0.8 s, so that its request is
  * answered within the statement timeout + 1 s (a margin of 1 s checked every 250 ms answered
- * after up to + 1.25 s: 6.2 s with a 5 s statement timeout in bench/faults.ts).
+ * after up to + 1.25 s: 6.2 s with a 5 s statement timeout in bench/scenarios/faults.ts).
  */
 export const WATCHDOG_MARGIN_MS = 600;
 const CHECK_EVERY_MS = 200;

@@ -1,5 +1,5 @@
 /**
- * The pure parts of bench/citus-work.ts: /proc stat lines, a cluster's CPU ticks (a backend that
+ * The pure parts of bench/scenarios/citusWork.ts: /proc stat lines, a cluster's CPU ticks (a backend that
  * exits between two readings is counted once), the window arithmetic with the background subtracted,
  * and the table. No cluster needed.
  */

@@ -1,6 +1,6 @@
 /**
  * The fuzzer's requests (bench/lib/fuzzInput.ts) as a property test at a smaller count than
- * `npm run fuzz`: built on valid URLs of all ten routes sampled from a demo network, sent over raw
+ * `npm run bench -- fuzz`: built on valid URLs of all ten routes sampled from a demo network, sent over raw
  * sockets to the app listening on a port; every request gets an answer and none is a 5xx, also while
  * slow readers (bench/lib/slowReader.ts) read big answers a few bytes at a time or not at all and
  * disconnect midway. The generators are seeded: the same seed gives the same requests.

@@ -1,5 +1,5 @@
 /**
- * The pure logic of the hostile-clients bench (bench/hostile.ts, bench/lib/hostile.ts,
+ * The pure logic of the hostile-clients bench (bench/scenarios/hostile.ts, bench/lib/hostile.ts,
  * bench/lib/tcpTable.ts): its options, the kernel's socket table as it reads it, the hostile
  * requests, what it makes of a connection from successive looks at that table, the mix's numbers
  * (round by round) and the verdict against the targets of issue 44; and the child process that
@@ -34,6 +34,8 @@ import {
   watchedMetrics,
 } from '../../bench/lib/hostile.ts';
 import { HostileProcess } from '../../bench/lib/hostileClient.ts';
+import { parseScenarioArgs } from '../../bench/lib/scenario.ts';
+import { findScenario } from '../../bench/scenarios/index.ts';
 import { newUrlStats, recordResponse } from '../../bench/lib/stats.ts';
 import { type TcpSocket, decodeAddress, parseTcpTable } from '../../bench/lib/tcpTable.ts';
 
@@ -41,7 +43,13 @@ class UsageError extends Error {}
 const fail = (message: string): never => {
   throw new UsageError(message);
 };
-const parse = (...argv: string[]) => parseHostileOptions(argv, fail);
+const entry = findScenario('hostile')!;
+const scenario = await entry.load();
+/** argv through the bench's one parser, then the scenario's own checks; `help` for --help. */
+const parse = (...argv: string[]) => {
+  const parsed = parseScenarioArgs(entry, scenario, argv, fail);
+  return parsed.help ? 'help' : parseHostileOptions(parsed.args.values as Parameters<typeof parseHostileOptions>[0], fail);
+};
 const options = (...argv: string[]) => parse('--url-file', 'urls.txt', ...argv) as HostileOptions;
 
 test('options: defaults, and the issue\'s attack unless told otherwise', () => {

@@ -1,5 +1,5 @@
 /**
- * The plan sweep (bench/plan-sweep.ts): its verdict, and a short run on the test database filled with
+ * The plan sweep (bench/scenarios/planSweep.ts): its verdict, and a short run on the test database filled with
  * the demo network: every route is swept, every statement the routes send is timed with both plans,
  * and none is slow.
  */

@@ -1,5 +1,5 @@
 /**
- * The soak script (bench/soak.ts) as CI runs it: a short soak of the built server on the embedded
+ * The soak scenario (bench/scenarios/soak.ts) as CI runs it: a short soak of the built server on the embedded
  * demo network must end PASS with 0 errors; and the script must FAIL when a server answers 5xx,
  * so that the short soak can catch errors at all.
  */
@@ -25,7 +25,7 @@ interface Run {
 function soak(args: string[]): Promise<Run> {
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/soak.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/main.ts', 'soak', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

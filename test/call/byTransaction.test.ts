@@ -102,7 +102,7 @@ for (const backend of testBackends()) {
       // a valid start whose lookup window passes the int64 range: nothing there, not an outage
       assert.equal((await get(`/api/v1/contracts/results/0.0.${PAYER}-9223372036-1`)).status, 404);
       // a valid start itself beyond the int64 range (ten digits of seconds fit, their nanoseconds do
-      // not): nothing there either, on the call and on its actions (was 503: found by npm run fuzz)
+      // not): nothing there either, on the call and on its actions (was 503: found by npm run bench -- fuzz)
       for (const late of ['9999999999-999999999', '9223372037-0', '9223372036-854775808']) {
         assert.equal((await get(`/api/v1/contracts/results/0.0.${PAYER}-${late}`)).status, 404, late);
         assert.equal((await get(`/api/v1/contracts/results/0.0.${PAYER}-${late}/actions`)).status, 404, `${late}/actions`);

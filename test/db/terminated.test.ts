@@ -2,7 +2,7 @@
  * A connection that ends while a request holds it between two statements (pg_terminate_backend, as an
  * operator or a failover does): pg-pool listens for a client's 'error' event only while the client is
  * idle, so without a listener of our own the event was unhandled and ended the process (found by
- * bench/faults.ts; the listener: poolDb in src/db/db.ts). Now the next statement fails as the
+ * bench/scenarios/faults.ts; the listener: poolDb in src/db/db.ts). Now the next statement fails as the
  * database being unavailable, the connection is not reused, and the pool serves the next request.
  */
 import assert from 'node:assert/strict';

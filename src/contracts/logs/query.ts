@@ -220,7 +220,7 @@ order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 
 /**
  * Whether the page is planned for its values (src/db/sql.ts, PlanChoice; measured per statement by
- * bench/plan-sweep.ts, docs/performance.md "Plans and plan choice"):
+ * bench/scenarios/planSweep.ts, docs/performance.md "Plans and plan choice"):
  * - every contract's logs with topics: yes. Two topic equalities make a generic plan expect one row,
  *   read the whole range and sort it (1.1 s for a week); planned for its values, a common topic is an
  *   ordered walk that stops after a page and a rare one takes a topic index.

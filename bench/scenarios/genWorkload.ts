@@ -1,48 +1,34 @@
-#!/usr/bin/env -S npx tsx
 /**
- * Writes a relay-shaped workload for `npm run bench -- --mix zipf`: distinct request paths over all
+ * Writes a relay-shaped workload for `npm run bench -- run --mix zipf`: distinct request paths over all
  * ten routes, sampled from a mirror node database (read only), one per line in popularity-rank
  * order, and the hot set (the newest blocks' results and logs) to a second file.
  *
- *   npx tsx bench/gen-workload.ts --database-url postgres://postgres@127.0.0.1:5432/cqs_bench \
+ *   npm run bench -- gen-workload --database-url postgres://postgres@127.0.0.1:5432/cqs_bench \
  *     --out /tmp/workload.txt --hot-out /tmp/workload-hot.txt [--count 12000] [--seed 1]
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type Fail, usageFailure } from './lib/cli.ts';
-import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
+import type { Fail } from '../lib/cli.ts';
+import { buildWorkload, sampleDatabase, seededRandom } from '../lib/workload.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: npx tsx bench/gen-workload.ts --out FILE --hot-out FILE [options]
-
-  --database-url URL   the database to sample (read only)               (default $DATABASE_URL)
+const USAGE = `  --database-url URL   the database to sample (read only)               (default $DATABASE_URL)
   --out FILE           the ranked URL list
   --hot-out FILE       the hot set (the newest blocks' results and logs)
   --count N            distinct URLs to write                                  (default 12000)
   --seed N             sampling and shuffling seed                                 (default 1)`;
 
-const fail: Fail = usageFailure(USAGE);
+const OPTIONS = {
+  'database-url': { type: 'string' },
+  out: { type: 'string' },
+  'hot-out': { type: 'string' },
+  count: { type: 'string', default: '12000' },
+  seed: { type: 'string', default: '1' },
+} satisfies OptionsConfig;
 
-async function main(): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        'database-url': { type: 'string' },
-        out: { type: 'string' },
-        'hot-out': { type: 'string' },
-        count: { type: 'string', default: '12000' },
-        seed: { type: 'string', default: '1' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
   const url = values['database-url'] ?? process.env.DATABASE_URL;
   if (!url) fail('--database-url (or DATABASE_URL) is required');
   if (!values.out || !values['hot-out']) fail('--out and --hot-out are required');
@@ -73,7 +59,4 @@ async function main(): Promise<void> {
   if (workload.urls.length < count) process.stderr.write(`warning: the database gave only ${workload.urls.length} of ${count} distinct URLs\n`);
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

@@ -1,9 +1,8 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Fuzzing over HTTP (issue 16): hostile and broken requests over all ten routes against a running
  * build of the service, counted by status.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run fuzz -- --count 100000 [--connections 16] [--seed 1] [--upstream]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> npm run bench -- fuzz --count 100000 [--connections 16] [--seed 1] [--upstream]
  *
  * Samples valid URLs of the ten routes from DATABASE_URL (bench/lib/workload.ts, read only), starts
  * the service on that database (dist/cli.js, built first) unless --base is given, and sends --count
@@ -22,19 +21,17 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
-import { type FuzzRequest, fuzzRequests, isolated, serialize, slowReads } from './lib/fuzzInput.ts';
-import { RawClient } from './lib/rawClient.ts';
-import { type SlowSummary, describeSlow, runSlowReaders } from './lib/slowReader.ts';
-import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
-import { ENDPOINTS, type Endpoint, classify } from './lib/urls.ts';
-import { buildWorkload, sampleDatabase, seededRandom } from './lib/workload.ts';
+import { type Fail, MIRROR_503, numberOptions } from '../lib/cli.ts';
+import { type FuzzRequest, fuzzRequests, isolated, serialize, slowReads } from '../lib/fuzzInput.ts';
+import { RawClient } from '../lib/rawClient.ts';
+import { type SlowSummary, describeSlow, runSlowReaders } from '../lib/slowReader.ts';
+import { type StartedServer, buildService, localService, startLocalService } from '../lib/server.ts';
+import { ENDPOINTS, type Endpoint, classify } from '../lib/urls.ts';
+import { buildWorkload, sampleDatabase, seededRandom } from '../lib/workload.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
-
-  --count N          requests to send                                              (default 100000)
+const USAGE = `  --count N          requests to send                                              (default 100000)
   --connections C    concurrent keep-alive connections                                 (default 16)
   --seed N           seed of the URLs and the requests                                  (default 1)
   --port P           loopback port of the server it starts                           (default 5612)
@@ -45,9 +42,6 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run fuzz -- [options]
   --slow N           slow readers beside the connections (a few bytes per interval or nothing
                      after the first read, disconnecting midway); 0: none                (default 4)`;
 
-const fail: Fail = usageFailure(USAGE);
-const { positiveInteger, integerAtLeast } = numberOptions(fail);
-
 const show = (r: FuzzRequest) => `${JSON.stringify(r.method)} ${JSON.stringify(r.target.length > 300 ? `${r.target.slice(0, 300)}...` : r.target)}` +
   ` headers ${JSON.stringify(r.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}...` : v}`))}`;
 
@@ -57,24 +51,21 @@ function routeOf(target: string): Endpoint | 'other' {
   return /^\/api\/v1\/contracts(\/|\?|$)/.test(path) ? classify(path) : 'other';
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      count: { type: 'string' },
-      connections: { type: 'string' },
-      seed: { type: 'string' },
-      port: { type: 'string' },
-      base: { type: 'string' },
-      timeout: { type: 'string' },
-      slow: { type: 'string' },
-      upstream: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+const OPTIONS = {
+  count: { type: 'string' },
+  connections: { type: 'string' },
+  seed: { type: 'string' },
+  port: { type: 'string' },
+  base: { type: 'string' },
+  timeout: { type: 'string' },
+  slow: { type: 'string' },
+  upstream: { type: 'boolean', default: false },
+} satisfies OptionsConfig;
+
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
+  const { positiveInteger, integerAtLeast } = numberOptions(fail);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) fail('DATABASE_URL must name the database to sample URLs from (and to serve)');
   const count = positiveInteger('count', values.count, 100_000);
@@ -186,7 +177,4 @@ async function main(): Promise<void> {
   process.exitCode = ok ? 0 : 1;
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

@@ -8,12 +8,12 @@
  * traits. Ids, long-zero addresses, EVM addresses and address topics are rewritten; unknown ids,
  * timestamps, block numbers and topic hashes stay as they are.
  *
- *   npx tsx bench/translate-urls.ts --from postgres://.../cqs_bench --to postgres://.../cqs_bench1 \
+ *   npm run bench -- translate-urls --from postgres://.../cqs_bench --to postgres://.../cqs_bench1 \
  *     ../shared/bench/urls.txt > /tmp/urls-scale1.txt
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 interface Contract {
   id: number;
@@ -54,11 +54,15 @@ function targetRank(rank: number, from: number, to: number): number {
   return Math.min(to, Math.max(HOT_RANKS + 1, Math.round((rank * to) / from)));
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { from: { type: 'string' }, to: { type: 'string' } } });
-  if (!values.from || !values.to || positionals.length !== 1) {
-    throw new Error('usage: translate-urls.ts --from SOURCE_URL --to TARGET_URL URL_FILE');
-  }
+const USAGE = `  URL_FILE             the URL list made for the --from database (written to stdout for --to)
+  --from URL           the database the list was made for (its bench.con / bench.acct tables)
+  --to URL             the database of the other scale`;
+
+const OPTIONS = { from: { type: 'string' }, to: { type: 'string' } } satisfies OptionsConfig;
+
+async function main({ values, positionals, fail }: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  if (!values.from || !values.to) return fail('--from and --to are required');
+  if (positionals.length !== 1) fail(`one URL file is needed, got ${positionals.length}`);
   const source = await load(values.from);
   const target = await load(values.to);
 
@@ -98,4 +102,4 @@ async function main(): Promise<void> {
   process.stdout.write(`# translated from ${positionals[0]} for ${values.to.replace(/\/\/[^@]*@/, '//')}\n${out.join('\n')}`);
 }
 
-await main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, positionals: 'URL_FILE', run: main });

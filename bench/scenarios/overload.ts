@@ -1,11 +1,10 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Overload (issues 16 and 31): more connections than the service can serve, with clients that retry
  * a 503 at once and with clients that honour its Retry-After, to see that the goodput (the requests
  * admitted and answered per second) holds at the peak's, that the admitted requests keep a bounded
  * latency, and that memory stays bounded and no connection fails.
  *
- *   DATABASE_URL=postgres://... npm run overload -- --url-file ../shared/bench/urls.txt --connections 64,256,1024
+ *   DATABASE_URL=postgres://... npm run bench -- overload --url-file ../shared/bench/urls.txt --connections 64,256,1024
  *
  * For each client model of --clients (bench/lib/loadClient.ts: `at-once`, `retry-after`, or `both`)
  * it builds and starts the service (dist/cli.js serve, one process, default configuration) afresh
@@ -23,18 +22,16 @@
  * in the middle of an answer; and the server still serves after.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
-import { type ClientModel, type LoadResult, runLoad } from './lib/loadClient.ts';
-import { clockTicks, sampleTree } from './lib/proc.ts';
-import { buildService, localService, startLocalService } from './lib/server.ts';
-import { loopDelayMonitor } from './lib/loopDelay.ts';
-import { percentile } from './lib/stats.ts';
-import { readUrlFile } from './lib/urls.ts';
+import { type Fail, MIRROR_503, numberOptions } from '../lib/cli.ts';
+import { type ClientModel, type LoadResult, runLoad } from '../lib/loadClient.ts';
+import { clockTicks, sampleTree } from '../lib/proc.ts';
+import { buildService, localService, startLocalService } from '../lib/server.ts';
+import { loopDelayMonitor } from '../lib/loopDelay.ts';
+import { percentile } from '../lib/stats.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: DATABASE_URL=postgres://... npm run overload -- --url-file FILE [options]
-
-  --url-file FILE      request paths                                    (default bench/urls-demo.txt)
+const USAGE = `  --url-file FILE      request paths                                    (default bench/urls-demo.txt)
   --connections N[,M]  connection levels, in turn; the first is the peak           (default 64,256,1024)
   --clients MODEL      at-once (a 503 is retried at once), retry-after (after Retry-After), or both
                                                                                         (default both)
@@ -46,9 +43,6 @@ const USAGE = `Usage: DATABASE_URL=postgres://... npm run overload -- --url-file
   --max-rss MB         bound on the server's RSS                                          (default 400)
   --max-connections N  the server's server.maxConnections: no connection error up to it (default 1000)
   --timeout S          per-request timeout of the load, counted as an error               (default 30)`;
-
-const fail: Fail = usageFailure(USAGE);
-const { positive } = numberOptions(fail);
 
 interface Level {
   connections: number;
@@ -144,27 +138,24 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
 
 const count = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
-      connections: { type: 'string', default: '64,256,1024' },
-      clients: { type: 'string', default: 'both' },
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      port: { type: 'string' },
-      'min-goodput': { type: 'string' },
-      'max-p99': { type: 'string' },
-      'max-rss': { type: 'string' },
-      'max-connections': { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+const OPTIONS = {
+  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  connections: { type: 'string', default: '64,256,1024' },
+  clients: { type: 'string', default: 'both' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  port: { type: 'string' },
+  'min-goodput': { type: 'string' },
+  'max-p99': { type: 'string' },
+  'max-rss': { type: 'string' },
+  'max-connections': { type: 'string' },
+  timeout: { type: 'string' },
+} satisfies OptionsConfig;
+
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
+  const { positive } = numberOptions(fail);
   if (!process.env.DATABASE_URL) fail('DATABASE_URL must name the database to serve');
   const levels = values.connections!.split(',').map((c) => Math.round(positive('connections', c, 0)));
   const models: ClientModel[] = values.clients === 'both' ? ['at-once', 'retry-after'] : values.clients === 'at-once' || values.clients === 'retry-after' ? [values.clients] : fail(`--clients must be at-once, retry-after or both, got ${JSON.stringify(values.clients)}`);
@@ -229,7 +220,4 @@ async function main(): Promise<void> {
   process.exitCode = problems.length ? 1 : 0;
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

@@ -1,8 +1,7 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Graceful shutdown under load (issue 16): SIGTERM while --connections clients keep sending.
  *
- *   DATABASE_URL=postgres://... npm run shutdown -- --connections 64 --url-file ../shared/bench/urls.txt
+ *   DATABASE_URL=postgres://... npm run bench -- shutdown --connections 64 --url-file ../shared/bench/urls.txt
  *
  * Builds and starts the service (dist/cli.js serve, one process) on --port, loads it for --load
  * seconds with keep-alive clients walking the URL list, sends SIGTERM, and keeps the clients sending
@@ -19,21 +18,16 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type Fail, MIRROR_503, numberOptions, usageFailure } from './lib/cli.ts';
-import { buildService, localService } from './lib/server.ts';
-import { readUrlFile } from './lib/urls.ts';
+import { type Fail, MIRROR_503, numberOptions } from '../lib/cli.ts';
+import { buildService, localService } from '../lib/server.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: DATABASE_URL=postgres://... npm run shutdown -- [options]
-
-  --connections C   concurrent keep-alive clients                                       (default 64)
+const USAGE = `  --connections C   concurrent keep-alive clients                                       (default 64)
   --url-file FILE   request paths                                    (default bench/urls-demo.txt)
   --load S          seconds of load before SIGTERM                                      (default 10)
   --port P          loopback port of the service                                      (default 5613)
   --grace MS        the service's server.shutdownGrace        (default: its own, statement timeout + 5 s)`;
-
-const fail: Fail = usageFailure(USAGE);
-const { positive } = numberOptions(fail);
 
 interface Outcome {
   t0: number;
@@ -62,21 +56,18 @@ async function waitReady(base: string, child: ChildProcess, log: string): Promis
   throw new Error('the server did not become ready within 120 s');
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      connections: { type: 'string' },
-      'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
-      load: { type: 'string' },
-      port: { type: 'string' },
-      grace: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+const OPTIONS = {
+  connections: { type: 'string' },
+  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  load: { type: 'string' },
+  port: { type: 'string' },
+  grace: { type: 'string' },
+} satisfies OptionsConfig;
+
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
+  const { positive } = numberOptions(fail);
   if (!process.env.DATABASE_URL) fail('DATABASE_URL must name the database to serve');
   const connections = Math.round(positive('connections', values.connections, 64));
   const loadSeconds = positive('load', values.load, 10);
@@ -181,7 +172,4 @@ async function main(): Promise<void> {
   process.exitCode = problems.length ? 1 : 0;
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

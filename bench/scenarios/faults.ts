@@ -1,8 +1,7 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Fault injection between the service and PostgreSQL under steady load (issue 16).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<scratch> npm run faults -- --seconds 60 \
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/<scratch> npm run bench -- faults --seconds 60 \
  *     [--connections 8] [--url-file bench/urls-demo.txt] [--statement-timeout 20000] [--plan PLAN]
  *
  * Starts a TCP proxy in front of DATABASE_URL (bench/lib/tcpProxy.ts) and the service on the proxy,
@@ -35,16 +34,14 @@ import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { type Fail, freePort, numberOptions, usageFailure } from './lib/cli.ts';
-import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
-import { TcpProxy } from './lib/tcpProxy.ts';
-import { readUrlFile } from './lib/urls.ts';
+import { type Fail, freePort, numberOptions } from '../lib/cli.ts';
+import { type StartedServer, buildService, localService, startLocalService } from '../lib/server.ts';
+import { TcpProxy } from '../lib/tcpProxy.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: DATABASE_URL=postgres://... npm run faults -- [options]
-
-  --seconds S              length of the run                                            (default 60)
+const USAGE = `  --seconds S              length of the run                                            (default 60)
   --connections C          concurrent clients                                            (default 8)
   --url-file FILE          request paths                                (default bench/urls-demo.txt)
   --statement-timeout MS   the service's db.pool.statementTimeout                    (default 20000)
@@ -84,10 +81,7 @@ interface Second {
   events: string[];
 }
 
-const fail: Fail = usageFailure(USAGE, { blankLine: false });
-const { positive } = numberOptions(fail);
-
-function parsePlan(text: string, seconds: number): Array<{ at: number; event: Event }> {
+function parsePlan(text: string, seconds: number, fail: Fail): Array<{ at: number; event: Event }> {
   return text.split(',').map((item) => {
     const [at, event] = item.trim().split(':');
     if (!EVENTS.includes(event as Event) || !(Number(at) >= 0 && Number(at) < seconds)) {
@@ -104,26 +98,23 @@ function parsePlan(text: string, seconds: number): Array<{ at: number; event: Ev
  */
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string' },
-      connections: { type: 'string' },
-      'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
-      'statement-timeout': { type: 'string' },
-      'connection-timeout': { type: 'string' },
-      plan: { type: 'string' },
-      'pg-data-dir': { type: 'string' },
-      'restart-down': { type: 'string' },
-      recovery: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+const OPTIONS = {
+  seconds: { type: 'string' },
+  connections: { type: 'string' },
+  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  'statement-timeout': { type: 'string' },
+  'connection-timeout': { type: 'string' },
+  plan: { type: 'string' },
+  'pg-data-dir': { type: 'string' },
+  'restart-down': { type: 'string' },
+  recovery: { type: 'string' },
+  port: { type: 'string' },
+} satisfies OptionsConfig;
+
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
+  const { positive } = numberOptions(fail);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) fail('DATABASE_URL must name the (scratch) database to serve, over TCP');
   const seconds = Math.round(positive('seconds', values.seconds, 60));
@@ -131,7 +122,7 @@ async function main(): Promise<void> {
   const statementTimeout = Math.round(positive('statement-timeout', values['statement-timeout'], 20_000));
   const connectionTimeout = Math.round(positive('connection-timeout', values['connection-timeout'], statementTimeout));
   const plan = values.plan
-    ? parsePlan(values.plan, seconds)
+    ? parsePlan(values.plan, seconds, fail)
     : [
         { at: Math.round(seconds / 6), event: 'terminate' as const },
         { at: Math.round(seconds / 3), event: 'cut' as const },
@@ -318,7 +309,4 @@ async function main(): Promise<void> {
   process.exitCode = problems.length ? 1 : 0;
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

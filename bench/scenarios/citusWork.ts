@@ -1,11 +1,10 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Database work per answered request on a Citus cluster (issue 45, item 2), this service beside the
  * reference: on Citus every statement costs a distributed plan on the coordinator and one task per
  * shard it reaches on the workers, so the statements a request sends and the shards they reach decide
  * what a request costs the cluster, whatever the server's own speed.
  *
- *   npx tsx bench/citus-work.ts --url-file ../shared/bench/urls.txt [--rounds 5] [--connections 1] [--json FILE]
+ *   npm run bench -- citus-work --url-file ../shared/bench/urls.txt [--rounds 5] [--connections 1] [--json FILE]
  *
  * For each route of the URL list (bench/lib/urls.ts classify) and each server in turn (this service,
  * the reference, this service, the reference; --no-alternate: one each), with nothing else sent:
@@ -53,8 +52,7 @@
 import { realpathSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { type CacheCounters, cacheReport, scrapeCacheCounters } from './lib/cacheMetrics.ts';
+import { type CacheCounters, cacheReport, scrapeCacheCounters } from '../lib/cacheMetrics.ts';
 import {
   type Cell,
   CounterReader,
@@ -74,13 +72,15 @@ import {
   readPostmasterPid,
   renderTable,
   windowWork,
-} from './lib/citusWork.ts';
-import { type Fail, loopbackUrl, numberOptions, usageFailure } from './lib/cli.ts';
-import { clockTicks } from './lib/proc.ts';
-import { percentile } from './lib/stats.ts';
-import { ENDPOINTS, type Endpoint, classify, readUrlFile } from './lib/urls.ts';
+} from '../lib/citusWork.ts';
+import { type Fail, loopbackUrl, numberOptions } from '../lib/cli.ts';
+import { clockTicks } from '../lib/proc.ts';
+import { percentile } from '../lib/stats.ts';
+import { ENDPOINTS, type Endpoint, classify, readUrlFile } from '../lib/urls.ts';
+import { requireServer } from '../lib/server.ts';
+import { type OptionsConfig, type Values, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: npx tsx bench/citus-work.ts --url-file FILE [options]
+const USAGE = `Usage: npm run bench -- citus-work --url-file FILE [options]
 
   --url-file FILE        request paths, one per line ('#' comments and blank lines ignored)   (required)
   --service URL          this service, loopback only                      (default http://127.0.0.1:5557)
@@ -98,8 +98,6 @@ const USAGE = `Usage: npx tsx bench/citus-work.ts --url-file FILE [options]
   --timeout S            per-request timeout                                                   (default 30)
   --json FILE            also write every window's counters and the table as JSON`;
 
-const usage: Fail = usageFailure(USAGE);
-const { integerAtLeast, atLeast } = numberOptions(usage);
 
 interface Options {
   urlFile: string;
@@ -119,49 +117,36 @@ interface Options {
   json?: string;
 }
 
-const httpBase = (name: string, value: string): URL => loopbackUrl(usage, name, value, 'http');
-
 /** A database of the cluster: on this machine, since its CPU is read from /proc. */
-function databaseUrl(name: string, value: string): string {
+function databaseUrl(usage: Fail, name: string, value: string): string {
   loopbackUrl(usage, name, value, 'postgres', 'on this machine (its CPU is read from /proc)', 'postgresql');
   return value;
 }
 
-function parseOptions(argv: string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'url-file': { type: 'string' },
-        service: { type: 'string', default: 'http://127.0.0.1:5557' },
-        reference: { type: 'string', default: 'http://127.0.0.1:5556' },
-        coordinator: { type: 'string', default: 'postgres://postgres@127.0.0.1:5711/mirror_node_v2' },
-        workers: { type: 'string', default: 'postgres://postgres@127.0.0.1:5712/mirror_node_v2,postgres://postgres@127.0.0.1:5713/mirror_node_v2' },
-        'data-dirs': { type: 'string', default: '/tmp/citus/coord,/tmp/citus/w1,/tmp/citus/w2' },
-        rounds: { type: 'string' },
-        connections: { type: 'string' },
-        alternate: { type: 'boolean', default: true },
-        'no-alternate': { type: 'boolean', default: false },
-        settle: { type: 'string' },
-        idle: { type: 'string' },
-        period: { type: 'string' },
-        guard: { type: 'string' },
-        timeout: { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    usage((err as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+const OPTIONS = {
+  'url-file': { type: 'string' },
+  service: { type: 'string', default: 'http://127.0.0.1:5557' },
+  reference: { type: 'string', default: 'http://127.0.0.1:5556' },
+  coordinator: { type: 'string', default: 'postgres://postgres@127.0.0.1:5711/mirror_node_v2' },
+  workers: { type: 'string', default: 'postgres://postgres@127.0.0.1:5712/mirror_node_v2,postgres://postgres@127.0.0.1:5713/mirror_node_v2' },
+  'data-dirs': { type: 'string', default: '/tmp/citus/coord,/tmp/citus/w1,/tmp/citus/w2' },
+  rounds: { type: 'string' },
+  connections: { type: 'string' },
+  'no-alternate': { type: 'boolean', default: false },
+  settle: { type: 'string' },
+  idle: { type: 'string' },
+  period: { type: 'string' },
+  guard: { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'string' },
+} satisfies OptionsConfig;
+
+function parseOptions(values: Values<typeof OPTIONS>, usage: Fail): Options {
+  const { integerAtLeast, atLeast } = numberOptions(usage);
+  const httpBase = (name: string, value: string): URL => loopbackUrl(usage, name, value, 'http');
   if (!values['url-file']) usage('--url-file is required');
   const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-  const workers = list(values.workers!).map((w) => databaseUrl('workers', w));
+  const workers = list(values.workers!).map((w) => databaseUrl(usage, 'workers', w));
   if (workers.length === 0) usage('--workers needs at least one URL');
   const dataDirs = list(values['data-dirs']!);
   if (dataDirs.length === 0) usage('--data-dirs needs at least one directory');
@@ -170,12 +155,12 @@ function parseOptions(argv: string[]): Options {
     urlFile: values['url-file'],
     service: httpBase('service', values.service!),
     reference: httpBase('reference', values.reference!),
-    coordinator: databaseUrl('coordinator', values.coordinator!),
+    coordinator: databaseUrl(usage, 'coordinator', values.coordinator!),
     workers,
     dataDirs,
     rounds: integerAtLeast('rounds', values.rounds, 5),
     connections: integerAtLeast('connections', values.connections, 1),
-    alternate: values.alternate! && !values['no-alternate'],
+    alternate: !values['no-alternate'],
     settleMs: settle * 1000,
     idleMs: atLeast('idle', values.idle, 65, 1) * 1000,
     periodMs: atLeast('period', values.period, 60, 1) * 1000,
@@ -281,8 +266,9 @@ function cellOfTally(t: Tally): Cell {
   return cellOf(t.work, t.latencies.length, percentile(sorted, 50));
 }
 
-async function main(): Promise<void> {
-  const opts = parseOptions(process.argv.slice(2));
+async function main(opts: Options): Promise<void> {
+  await requireServer('service', opts.service);
+  await requireServer('reference', opts.reference);
   const paths = readUrlFile(resolve(opts.urlFile));
   const byRoute = new Map<Endpoint, string[]>();
   for (const e of ENDPOINTS) {
@@ -488,10 +474,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    process.exit(1);
+export default defineScenario({
+  usage: USAGE,
+  options: OPTIONS,
+  run: async ({ values, fail }) => {
+    await main(parseOptions(values, fail));
+    // the counter readers' and servers' sockets may linger: end here, as the report is complete
+    process.exit(0);
   },
-);
+});

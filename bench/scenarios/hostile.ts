@@ -1,11 +1,10 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Hostile clients (issue 44, item 2): can streamed answers be turned against the service?
  *
- *   npx tsx bench/hostile.ts --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5553 \
+ *   npm run bench -- hostile --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5553 \
  *     [--pid N | --start "CMD"] [--ndjson 80] [--events 40] [--spread] [--rounds N] [--json out.json]
  *
- * 1. The bench mix (--url-file, autocannon as bench/run.ts: bench/lib/mixLoad.ts) at --connections
+ * 1. The bench mix (--url-file, autocannon as the run scenario: bench/lib/mixLoad.ts) at --connections
  *    (16) for --duration seconds after --warmup: the mix alone.
  * 2. Then H hostile clients open in a child process (bench/lib/hostileWorker.ts, forked with tsx; it
  *    sends the parent its connections' changes by IPC), so that their sockets and the probing below
@@ -69,10 +68,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Fail, usageFailure } from './lib/cli.ts';
 import {
   EXPECTED_METRICS,
   HOSTILE_KINDS,
+  HOSTILE_OPTIONS,
   HOSTILE_USAGE,
   type HostileOptions,
   awaitingJudgement,
@@ -89,16 +88,16 @@ import {
   summarizeKind,
   verdict,
   watchedMetrics,
-} from './lib/hostile.ts';
-import { HostileProcess } from './lib/hostileClient.ts';
-import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
-import { ProcessSampler, type ProcessReport, processExists, sampleTree } from './lib/proc.ts';
-import { type StartedServer, startServer } from './lib/server.ts';
-import { listenerPid } from './lib/tcpTable.ts';
-import { percentile } from './lib/stats.ts';
-import { readUrlFile } from './lib/urls.ts';
+} from '../lib/hostile.ts';
+import { HostileProcess } from '../lib/hostileClient.ts';
+import { type LoadResult, preflight, runLoad } from '../lib/mixLoad.ts';
+import { ProcessSampler, type ProcessReport, processExists, sampleTree } from '../lib/proc.ts';
+import { type StartedServer, startServer } from '../lib/server.ts';
+import { listenerPid } from '../lib/tcpTable.ts';
+import { percentile } from '../lib/stats.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const fail: Fail = usageFailure(HOSTILE_USAGE);
 
 const f0 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(0) : '-');
 const f1 = (x: number | undefined) => (x !== undefined && Number.isFinite(x) ? x.toFixed(1) : '-');
@@ -269,13 +268,8 @@ function printMetrics(scrapes: Array<[string, Map<string, number> | undefined]>)
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const parsed = parseHostileOptions(process.argv.slice(2), fail);
-  if (parsed === 'help') {
-    process.stdout.write(`${HOSTILE_USAGE}\n`);
-    return;
-  }
-  const o = parsed;
+async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Promise<void> {
+  const o = parseHostileOptions(values, fail);
   const paths = readUrlFile(resolve(o.urlFile));
   const machine = { cores: availableParallelism(), cpuModel: cpus()[0]?.model ?? 'unknown', memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10, node: process.version };
   process.stdout.write(`machine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, node ${machine.node}; a socket's initial receive buffer (tcp_rmem) ${tcpRmemDefault()}\n`);
@@ -479,7 +473,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).message}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: HOSTILE_USAGE, options: HOSTILE_OPTIONS, run: main });

@@ -1,8 +1,7 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Soak test: steady load for minutes, watching for errors and memory growth (issue 16).
  *
- *   npm run soak -- --minutes 30 --connections 16 [--url-file FILE] [--start "CMD" | --pid N --base URL]
+ *   npm run bench -- soak --minutes 30 --connections 16 [--url-file FILE] [--start "CMD" | --pid N --base URL]
  *
  * Drives the server with autocannon over a URL list in windows of --window seconds (each
  * connection walks the list round-robin from its own offset), samples the RSS of the server's
@@ -18,16 +17,14 @@
  * is served instead (give a URL list that fits it).
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { type Fail, freePort, numberOptions, usageFailure } from './lib/cli.ts';
-import { sampleTree } from './lib/proc.ts';
-import { type StartedServer, buildService, localService, startLocalService } from './lib/server.ts';
-import { readUrlFile } from './lib/urls.ts';
+import { type Fail, freePort, numberOptions } from '../lib/cli.ts';
+import { sampleTree } from '../lib/proc.ts';
+import { type StartedServer, buildService, localService, startLocalService } from '../lib/server.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
-const USAGE = `Usage: npm run soak -- [options]
-
-  --minutes N          length of the run                                               (default 10)
+const USAGE = `  --minutes N          length of the run                                               (default 10)
   --connections C      concurrent connections                                          (default 16)
   --url-file FILE      request paths, one per line                       (default bench/urls-demo.txt)
   --start "CMD"        start the server with sh -c CMD; SIGTERM it at the end
@@ -39,9 +36,6 @@ const USAGE = `Usage: npm run soak -- [options]
   --max-rss-growth MB  RSS growth allowed, second fifth to last fifth of the run       (default 64)
   --timeout S          per-request timeout, counted as an error                        (default 10)
   --json FILE          also write the windows and the RSS series as JSON`;
-
-const fail: Fail = usageFailure(USAGE, { blankLine: false });
-const { atLeast } = numberOptions(fail);
 
 interface Window {
   minute: number;
@@ -90,29 +84,26 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      minutes: { type: 'string' },
-      connections: { type: 'string' },
-      'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
-      start: { type: 'string' },
-      pid: { type: 'string' },
-      base: { type: 'string' },
-      port: { type: 'string' },
-      window: { type: 'string' },
-      sample: { type: 'string' },
-      'max-errors': { type: 'string' },
-      'max-rss-growth': { type: 'string' },
-      timeout: { type: 'string' },
-      json: { type: 'string' },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
+const OPTIONS = {
+  minutes: { type: 'string' },
+  connections: { type: 'string' },
+  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  start: { type: 'string' },
+  pid: { type: 'string' },
+  base: { type: 'string' },
+  port: { type: 'string' },
+  window: { type: 'string' },
+  sample: { type: 'string' },
+  'max-errors': { type: 'string' },
+  'max-rss-growth': { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'string' },
+} satisfies OptionsConfig;
+
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const { values } = args;
+  const fail: Fail = args.fail;
+  const { atLeast } = numberOptions(fail);
   const minutes = atLeast('minutes', values.minutes, 10, 0.1);
   const connections = atLeast('connections', values.connections, 16, 1);
   const windowSeconds = atLeast('window', values.window, 60, 1);
@@ -201,7 +192,4 @@ async function main(): Promise<void> {
   process.exitCode = errorsOk && rssOk ? 0 : 1;
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

@@ -1,8 +1,7 @@
-#!/usr/bin/env -S npx tsx
 /**
- * Load benchmark for the three contract endpoints (issue #6).
+ * Load benchmark for the contract routes (issue #6).
  *
- *   npm run bench -- --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5551 \
+ *   npm run bench -- run --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5551 \
  *     --connections 16 --duration 30 [--warmup 5] [--pid N | --start "<server command>"] [--json out.json]
  *
  * Sends the URL list round-robin (every connection walks the whole list, each from its own offset, so
@@ -16,28 +15,23 @@
 import { cpus, totalmem, availableParallelism, tmpdir } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { type Fail, loopbackUrl, numberOptions, usageFailure } from './lib/cli.ts';
-import type { LoopDelay } from './lib/loopDelay.ts';
-import { type LoadResult, preflight, runLoad } from './lib/mixLoad.ts';
-import { ProcessSampler, type ProcessReport, processExists } from './lib/proc.ts';
-import { type StartedServer, startServer } from './lib/server.ts';
-import { type Summary, summarize } from './lib/stats.ts';
-import { type CacheReport, cacheReport, scrapeCacheCounters } from './lib/cacheMetrics.ts';
-import { ENDPOINTS, ENDPOINT_LABELS, type Endpoint, classify, readUrlFile } from './lib/urls.ts';
-import { seededRandom, zipfSampler } from './lib/workload.ts';
+import { type Fail, numberOptions } from '../lib/cli.ts';
+import { type OptionsConfig, type Values, defineScenario } from '../lib/scenario.ts';
+import { SERVER_OPTIONS, SERVER_USAGE, serverTarget } from '../lib/serverOptions.ts';
+import type { LoopDelay } from '../lib/loopDelay.ts';
+import { type LoadResult, preflight, runLoad } from '../lib/mixLoad.ts';
+import { ProcessSampler, type ProcessReport, processExists } from '../lib/proc.ts';
+import { type StartedServer, startServer } from '../lib/server.ts';
+import { type Summary, summarize } from '../lib/stats.ts';
+import { type CacheReport, cacheReport, scrapeCacheCounters } from '../lib/cacheMetrics.ts';
+import { ENDPOINTS, ENDPOINT_LABELS, type Endpoint, classify, readUrlFile } from '../lib/urls.ts';
+import { seededRandom, zipfSampler } from '../lib/workload.ts';
 
-const USAGE = `Usage: npm run bench -- --url-file FILE [options]
-
-  --url-file FILE      request paths, one per line ('#' comments and blank lines ignored)   (required)
-  --base URL           server base URL, loopback only              (default http://127.0.0.1:5551)
+const USAGE = `  --url-file FILE      request paths, one per line ('#' comments and blank lines ignored)   (required)
+${SERVER_USAGE}
   --connections N[,M]  concurrent connections; a comma list runs each level in turn   (default 16)
   --duration S         measured seconds per level                                      (default 30)
   --warmup S           unmeasured seconds before each level (0: none)                   (default 5)
-  --pid N              server process to sample (CPU incl. children, RSS summed over its tree)
-  --start "CMD"        start the server with sh -c CMD, wait until it answers, SIGTERM it at the end
-  --start-timeout S    how long to wait for a started server to answer                 (default 60)
-  --server-log FILE    output of the started server       (default $TMPDIR/cqs-bench-server-<pid>.log)
   --only LIST          comma list of endpoints to keep from the file (${ENDPOINTS.join(',')})
   --mix MODE           round-robin (every URL equally often) or zipf                   (default round-robin)
   --zipf-s S           zipf exponent: rank k (line k of the file) is asked for in proportion to 1/k^S (default 1)
@@ -75,49 +69,30 @@ interface Options {
   json?: string;
 }
 
-const usage: Fail = usageFailure(USAGE);
-const { integerAtLeast } = numberOptions(usage);
+const OPTIONS = {
+  'url-file': { type: 'string' },
+  ...SERVER_OPTIONS,
+  connections: { type: 'string', default: '16' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  only: { type: 'string' },
+  mix: { type: 'string', default: 'round-robin' },
+  'zipf-s': { type: 'string', default: '1' },
+  'hot-file': { type: 'string' },
+  'hot-share': { type: 'string', default: '0.2' },
+  seed: { type: 'string', default: '1' },
+  'skip-preflight': { type: 'boolean', default: false },
+  header: { type: 'string', multiple: true, default: [] },
+  timeout: { type: 'string' },
+  'sample-ms': { type: 'string' },
+  top: { type: 'string' },
+  json: { type: 'string' },
+} satisfies OptionsConfig;
 
-function parseOptions(argv: string[]): Options {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'url-file': { type: 'string' },
-        base: { type: 'string', default: 'http://127.0.0.1:5551' },
-        connections: { type: 'string', default: '16' },
-        duration: { type: 'string' },
-        warmup: { type: 'string' },
-        pid: { type: 'string' },
-        start: { type: 'string' },
-        'start-timeout': { type: 'string' },
-        'server-log': { type: 'string' },
-        only: { type: 'string' },
-        mix: { type: 'string', default: 'round-robin' },
-        'zipf-s': { type: 'string', default: '1' },
-        'hot-file': { type: 'string' },
-        'hot-share': { type: 'string', default: '0.2' },
-        seed: { type: 'string', default: '1' },
-        'skip-preflight': { type: 'boolean', default: false },
-        header: { type: 'string', multiple: true, default: [] },
-        timeout: { type: 'string' },
-        'sample-ms': { type: 'string' },
-        top: { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (err) {
-    usage((err as Error).message);
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    process.exit(0);
-  }
+function parseOptions(values: Values<typeof OPTIONS>, usage: Fail): Options {
+  const { integerAtLeast } = numberOptions(usage);
   if (!values['url-file']) usage('--url-file is required');
-  const base = loopbackUrl(usage, 'base', values.base!, 'http');
-  if (values.pid !== undefined && values.start !== undefined) usage('--pid and --start exclude each other');
+  const server = serverTarget(values, usage);
   const connections = values.connections!.split(',').map((c) => integerAtLeast('connections', c.trim(), 16));
   let only: Endpoint[] | undefined;
   if (values.only) {
@@ -138,14 +113,10 @@ function parseOptions(argv: string[]): Options {
   }
   return {
     urlFile: values['url-file'],
-    base,
+    ...server,
     connections,
     duration: integerAtLeast('duration', values.duration, 30),
     warmup: integerAtLeast('warmup', values.warmup, 5, 0),
-    pid: values.pid === undefined ? undefined : integerAtLeast('pid', values.pid, 0),
-    start: values.start,
-    startTimeout: integerAtLeast('start-timeout', values['start-timeout'], 60),
-    serverLog: values['server-log'],
     only,
     mix: values.mix,
     zipfS,
@@ -235,8 +206,7 @@ function printLevel(r: LevelReport, top: number): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-async function main(): Promise<void> {
-  const opts = parseOptions(process.argv.slice(2));
+async function main(opts: Options, usage: Fail): Promise<void> {
   let paths = readUrlFile(resolve(opts.urlFile));
   let hot = opts.hotFile ? readUrlFile(resolve(opts.hotFile)) : [];
   if (opts.only) {
@@ -282,7 +252,7 @@ async function main(): Promise<void> {
 
   try {
     if (opts.start) {
-      const logFile = opts.serverLog ?? join(tmpdir(), `cqs-bench-server-${process.pid}.log`);
+      const logFile = opts.serverLog ?? join(tmpdir(), `cqs-run-server-${process.pid}.log`);
       process.stdout.write(`starting: ${opts.start}\n`);
       const t = Date.now();
       server = await startServer(opts.start, new URL(paths[0]!, opts.base).href, logFile, opts.startTimeout * 1000);
@@ -390,7 +360,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`error: ${(err as Error).message}\n`);
-  process.exit(1);
+export default defineScenario({
+  usage: USAGE,
+  options: OPTIONS,
+  run: ({ values, fail }) => main(parseOptions(values, fail), fail),
 });

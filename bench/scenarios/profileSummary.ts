@@ -1,12 +1,12 @@
-#!/usr/bin/env -S npx tsx
 /**
  * Summarises a V8 .cpuprofile (node --cpu-prof): top functions by self time, self time per
  * package / area, and top inclusive ("total") time of the project's own functions.
  *
- *   npx tsx bench/profile-summary.ts /tmp/cqs-prof/CPU.*.cpuprofile [--top 25]
+ *   npm run bench -- profile-summary /tmp/cqs-prof/CPU.*.cpuprofile [--top 25]
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { numberOptions } from '../lib/cli.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 interface CallFrame {
   functionName: string;
@@ -58,16 +58,14 @@ function location(frame: CallFrame): string {
 
 const key = (f: CallFrame) => `${f.functionName || '(anonymous)'} ${location(f)}`;
 
-function main(): void {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { top: { type: 'string', default: '25' } },
-  });
-  const top = Number(values.top);
-  if (positionals.length !== 1) {
-    process.stderr.write('usage: tsx bench/profile-summary.ts FILE.cpuprofile [--top N]\n');
-    process.exit(2);
-  }
+const USAGE = `  FILE.cpuprofile      a profile written by node --cpu-prof
+  --top N              functions to list                                            (default 25)`;
+
+const OPTIONS = { top: { type: 'string' } } satisfies OptionsConfig;
+
+function main({ values, positionals, fail }: ScenarioArgs<typeof OPTIONS>): void {
+  const top = numberOptions(fail).positiveInteger('top', values.top, 25);
+  if (positionals.length !== 1) fail(`one profile is needed, got ${positionals.length}`);
   const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 
@@ -124,4 +122,4 @@ function main(): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, positionals: 'FILE.cpuprofile', run: main });

@@ -1,14 +1,14 @@
 /**
- * Side by side: two `bench/run.ts --json` reports of the same URL file and levels (this service and
+ * Side by side: two `npm run bench -- run --json` reports of the same URL file and levels (this service and
  * the reference, run one after the other), per level: throughput and p99 over all requests, then
  * p50 and p99 of every URL, marking each URL where the first report is slower than the second.
  *
- *   npx tsx bench/compare.ts /tmp/ours.json /tmp/reference.json [--names ours,reference] [--markdown]
+ *   npm run bench -- compare /tmp/ours.json /tmp/reference.json [--names ours,reference] [--markdown]
  *
  * Exit status 0; the count of slower URLs is printed per level (p50 and p99 separately).
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 interface Summary {
   requests: number;
@@ -36,15 +36,17 @@ const read = (file: string): Report => JSON.parse(readFileSync(file, 'utf8')) as
 const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? `${(a / b).toFixed(2)}x` : '-');
 
-function main(): void {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { names: { type: 'string', default: 'ours,reference' }, markdown: { type: 'boolean', default: false } },
-  });
-  if (positionals.length !== 2) {
-    process.stderr.write('usage: compare.ts A.json B.json [--names a,b] [--markdown]\n');
-    process.exit(2);
-  }
+const USAGE = `  A.json B.json        two reports of \`run --json\` over the same URL file and levels
+  --names A,B          what to call them                                     (default ours,reference)
+  --markdown           print the tables as Markdown`;
+
+const OPTIONS = {
+  names: { type: 'string', default: 'ours,reference' },
+  markdown: { type: 'boolean', default: false },
+} satisfies OptionsConfig;
+
+function main({ values, positionals, fail }: ScenarioArgs<typeof OPTIONS>): void {
+  if (positionals.length !== 2) fail(`two reports are needed, got ${positionals.length}`);
   const [a, b] = positionals.map(read) as [Report, Report];
   const [nameA, nameB] = values.names!.split(',') as [string, string];
   const md = values.markdown!;
@@ -77,4 +79,4 @@ function main(): void {
   }
 }
 
-main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, positionals: 'A.json B.json', run: main });

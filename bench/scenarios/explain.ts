@@ -5,21 +5,21 @@
  * service's sessions do (`--mode service`, the default: the service's own plan_cache_mode) or as
  * another plan_cache_mode says (`--mode custom`: a custom plan for the parameter values).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/cqs_bench npx tsx bench/explain.ts \
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/cqs_bench npm run bench -- explain \
  *     [--url-file FILE | PATH ...] [--mode service|generic|custom|auto] [--plans]
  *
  * Prints one line per statement: status of the request, execution ms, buffers (hit/read), rows,
  * and the plan's scans (index names, with "Sort" / "Seq Scan" called out); --plans prints whole plans.
  */
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createApp } from '../src/app.ts';
-import { loadConfig } from '../src/config/config.ts';
-import type { Db, Session } from '../src/db/db.ts';
-import { Sql } from '../src/db/sql.ts';
-import { PLAN_CACHE_MODE, createPostgresDb } from '../src/db/postgres.ts';
-import { readUrlFile } from './lib/urls.ts';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import type { Db, Session } from '../../src/db/db.ts';
+import { Sql } from '../../src/db/sql.ts';
+import { PLAN_CACHE_MODE, createPostgresDb } from '../../src/db/postgres.ts';
+import { readUrlFile } from '../lib/urls.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
 
@@ -48,22 +48,26 @@ function scans(node: PlanNode, out: string[] = []): string[] {
   return out;
 }
 
-async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: {
-      'url-file': { type: 'string' },
-      mode: { type: 'string', default: 'service' },
-      plans: { type: 'boolean', default: false },
-    },
-  });
+const USAGE = `  PATH ...             request paths to explain (or --url-file)
+  --url-file FILE      request paths, one per line
+  --mode MODE          service (the service's plan_cache_mode), generic, custom or auto (default service)
+  --plans              print whole plans
+  DATABASE_URL         the database to explain on (required)`;
+
+const OPTIONS = {
+  'url-file': { type: 'string' },
+  mode: { type: 'string', default: 'service' },
+  plans: { type: 'boolean', default: false },
+} satisfies OptionsConfig;
+
+async function main({ values, positionals, fail }: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const url = process.env.DATABASE_URL;
-  if (!url) throw new Error('set DATABASE_URL to the database to explain on');
+  if (!url) fail('set DATABASE_URL to the database to explain on');
   const paths = values['url-file'] ? readUrlFile(values['url-file']) : positionals;
-  if (paths.length === 0) throw new Error('give request paths or --url-file');
+  if (paths.length === 0) fail('give request paths or --url-file');
   const modes: Record<string, string> = { service: PLAN_CACHE_MODE, generic: 'force_generic_plan', custom: 'force_custom_plan', auto: 'auto' };
   const mode = modes[values.mode!];
-  if (mode === undefined) throw new Error(`--mode is one of ${Object.keys(modes).join(', ')}`);
+  if (mode === undefined) fail(`--mode is one of ${Object.keys(modes).join(', ')}`);
 
   const explainer = new pg.Client({ connectionString: url, options: `-c jit=off -c plan_cache_mode=${mode}${process.env.EXPLAIN_OPTIONS ?? ""}` });
   await explainer.connect();
@@ -123,4 +127,4 @@ async function main(): Promise<void> {
   await explainer.end();
 }
 
-await main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, positionals: 'PATH ...', run: main });
