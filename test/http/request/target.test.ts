@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rawPath, rawSearch, targetAuthority, targetPath } from '../../src/http/request/target.ts';
+import { rawPath, rawSearch, targetAuthority, targetPath } from '../../../src/http/request/target.ts';
 
 test('absolute form: its authority; the path and query without scheme and authority, as the reference reads them', () => {
   const url = 'http://evil.example:666/api/v1/contracts/results?limit=1';

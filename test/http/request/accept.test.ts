@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerForm } from '../../src/http/request/accept.ts';
+import { answerForm } from '../../../src/http/request/accept.ts';
 
 const BOTH = { listing: true, events: true };
 

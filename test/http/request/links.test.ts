@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { nextLink } from '../../src/http/request/links.ts';
-import { parseQuery } from '../../src/http/request/query.ts';
+import { nextLink } from '../../../src/http/request/links.ts';
+import { parseQuery } from '../../../src/http/request/query.ts';
 
 const link = (search: string, order: 'asc' | 'desc', last: Array<[string, string, boolean]>, path = '/api/v1/contracts/0.0.5001/results') =>
   nextLink('', path, parseQuery(search), order, last.map(([f, value, inclusive]) => [f, { value, inclusive }] as const));

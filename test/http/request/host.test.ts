@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostProblem, hostnameOf, requestHost } from '../../src/http/request/host.ts';
+import { hostProblem, hostnameOf, requestHost } from '../../../src/http/request/host.ts';
 
 test('a host is hostname[:port], a port from 1 to 65535; lists and anything else are named', () => {
   for (const host of ['testnet.x', 'localhost:5551', 'API.Example.com.', '[::1]:8080', '127.0.0.1', 'mirror_rest', 'x:0080', 'x:65535']) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { type StreamPlace, StreamLimits, isRefusal, pageBytesOf, pageSizeFor } from '../../src/http/server/streams/limits.ts';
+import { type StreamPlace, StreamLimits, isRefusal, pageBytesOf, pageSizeFor } from '../../../../src/http/server/streams/limits.ts';
 
 const settings = { maxPerClient: 2, maxReaders: 3, maxConcurrentReads: 2, maxLive: 2, maxBufferedBytes: 262144 };
 

@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { loadConfig } from '../../src/config/config.ts';
-import { BYTES, INT32, INT64, type Operator, contains, rangeOf, rangeSql } from '../../src/db/range.ts';
-import { and, direction, join, or, sql } from '../../src/db/sql.ts';
-import { formatTimestamp } from '../../src/format/timestamp.ts';
-import { contractListingRef, contractLookupRef, parseContractPath } from '../../src/http/request/contract.ts';
+import { loadConfig } from '../../../src/config/config.ts';
+import { BYTES, INT32, INT64, type Operator, contains, rangeOf, rangeSql } from '../../../src/db/range.ts';
+import { and, direction, join, or, sql } from '../../../src/db/sql.ts';
+import { formatTimestamp } from '../../../src/format/timestamp.ts';
+import { contractListingRef, contractLookupRef, parseContractPath } from '../../../src/http/request/contract.ts';
 import {
   isLaxNumber,
   paddedBytes32,
@@ -18,8 +18,8 @@ import {
   parseTimestamp,
   parseTransactionId,
   trimmedBytes,
-} from '../../src/http/request/values.ts';
-import { ClientError } from '../../src/http/request/errors.ts';
+} from '../../../src/http/request/values.ts';
+import { ClientError } from '../../../src/http/request/errors.ts';
 
 const config = loadConfig({}, '/nonexistent');
 const OPERATORS: Operator[] = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'];
@@ -176,7 +176,7 @@ test('hashes, transaction ids, slots', () => {
 });
 
 test('transaction path: hash or id, the reference messages otherwise', async () => {
-  const { parseTransactionRef } = await import('../../src/http/request/transaction.ts');
+  const { parseTransactionRef } = await import('../../../src/http/request/transaction.ts');
   assert.deepEqual(parseTransactionRef('0.0.1001-1746064794-5', config), { kind: 'id', payer: 1001n, validStartNs: 1746064794000000005n });
   assert.equal(parseTransactionRef(`0x${'a'.repeat(64)}`, config).kind, 'hash');
   const message = (text: string) => {

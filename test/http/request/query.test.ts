@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ClientError } from '../../src/http/request/errors.ts';
-import { paging } from '../../src/http/request/listing.ts';
-import { checkKeys, parseFilters as buildFilters, refuseTimestampsBeyondInt64 } from '../../src/http/request/filters.ts';
-import { parseQuery } from '../../src/http/request/query.ts';
-import { rawPath, rawSearch } from '../../src/http/request/target.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, TIMESTAMP_SYNTAX_RULE as timestampRule, anyValue as anyOperator, eqOnly } from '../../src/http/request/rules.ts';
+import { ClientError } from '../../../src/http/request/errors.ts';
+import { paging } from '../../../src/http/request/listing.ts';
+import { checkKeys, parseFilters as buildFilters, refuseTimestampsBeyondInt64 } from '../../../src/http/request/filters.ts';
+import { parseQuery } from '../../../src/http/request/query.ts';
+import { rawPath, rawSearch } from '../../../src/http/request/target.ts';
+import { loadConfig } from '../../../src/config/config.ts';
+import { LIMIT_RULE as limitRule, ORDER_RULE as orderRule, TIMESTAMP_SYNTAX_RULE as timestampRule, anyValue as anyOperator, eqOnly } from '../../../src/http/request/rules.ts';
 
 test('keys are lower-cased and merged in order of appearance; order values lower-cased', () => {
   const q = parseQuery('Limit=1&limit=2&ORDER=ASC&timestamp[]=lt:5&x');

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { parseQs } from '../../src/http/request/qsParse.ts';
+import { parseQs } from '../../../src/http/request/qsParse.ts';
 
-const { cases } = JSON.parse(readFileSync(new URL('../fixtures/qs-6.14.0.json', import.meta.url), 'utf8')) as { cases: Array<{ q: string; qs: string }> };
+const { cases } = JSON.parse(readFileSync(new URL('../../fixtures/qs-6.14.0.json', import.meta.url), 'utf8')) as { cases: Array<{ q: string; qs: string }> };
 
 test('every recorded query string parses as qs 6.14.0 parsed it (keys, key order, values)', () => {
   assert.ok(cases.length >= 1000, `${cases.length} cases`);
