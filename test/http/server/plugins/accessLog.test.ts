@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
-import { loadConfig } from '../../src/config/config.ts';
-import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { fakeDb } from '../support/database.ts';
+import { loadConfig } from '../../../../src/config/config.ts';
+import { contractRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { fakeDb } from '../../../support/database.ts';
 
 /** A logger whose JSON lines land in `lines`. */
 function capture() {

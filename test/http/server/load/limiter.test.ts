@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { QueueWaitLimit } from '../../src/http/server/load/limiter.ts';
+import { QueueWaitLimit } from '../../../../src/http/server/load/limiter.ts';
 
 interface Service {
   /** The pool's connections. */

@@ -8,13 +8,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { fuzzRequests } from '../../bench/lib/fuzzInput.ts';
-import { readUrlFile } from '../../bench/lib/urls.ts';
-import { routes } from '../../src/app.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { testConfig } from '../support/app.ts';
-import { fakeDb } from '../support/database.ts';
-import { sendFuzzed } from '../support/fuzzSend.ts';
+import { fuzzRequests } from '../../../../bench/lib/fuzzInput.ts';
+import { readUrlFile } from '../../../../bench/lib/urls.ts';
+import { routes } from '../../../../src/app.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { testConfig } from '../../../support/app.ts';
+import { fakeDb } from '../../../support/database.ts';
+import { sendFuzzed } from '../../../support/fuzzSend.ts';
 
 test('fuzzed requests with upstream.url set: every one answered, no 5xx; the target forms reach the upstream by their path', { timeout: 300_000 }, async () => {
   const seen: string[] = [];

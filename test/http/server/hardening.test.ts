@@ -4,15 +4,15 @@ import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { Config } from '../../src/config/config.ts';
-import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
-import type { Db, PoolStats } from '../../src/db/db.ts';
-import { badRequest } from '../../src/http/request/errors.ts';
-import { type Route } from '../../src/http/route.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { testConfig } from '../support/app.ts';
-import { fakeDb } from '../support/database.ts';
-import { RawConnection, getRequest } from '../support/rawHttp.ts';
+import type { Config } from '../../../src/config/config.ts';
+import { contractRoute } from '../../../src/contracts/contract/lookupRoute.ts';
+import type { Db, PoolStats } from '../../../src/db/db.ts';
+import { badRequest } from '../../../src/http/request/errors.ts';
+import { type Route } from '../../../src/http/route.ts';
+import { buildApp } from '../../../src/http/server/server.ts';
+import { testConfig } from '../../support/app.ts';
+import { fakeDb } from '../../support/database.ts';
+import { RawConnection, getRequest } from '../../support/rawHttp.ts';
 
 /**
  * Answers the framework gives on its own (the HTTP parser's rejections, HEAD), load shedding and

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
-import { routes } from '../../src/app.ts';
-import { openApiPath } from '../../src/http/docs/openapi.ts';
-import { VERSION } from '../../src/version.ts';
-import { fakeDb } from '../support/database.ts';
-import { appOn } from '../support/app.ts';
+import { routes } from '../../../src/app.ts';
+import { openApiPath } from '../../../src/http/docs/openapi.ts';
+import { VERSION } from '../../../src/version.ts';
+import { fakeDb } from '../../support/database.ts';
+import { appOn } from '../../support/app.ts';
 import type { FastifyInstance } from 'fastify';
 import { type OpenApiDocument, openApiDocument } from './document.ts';
 

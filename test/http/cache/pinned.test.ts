@@ -9,15 +9,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import pino from 'pino';
-import type { Db } from '../../src/db/db.ts';
-import { DatabaseUnavailableError } from '../../src/db/db.ts';
-import { replicatedDb } from '../../src/db/replicas.ts';
-import type { ComputedAnswer } from '../../src/http/answer.ts';
-import { pinnedCompute } from '../../src/http/cache/pinned.ts';
-import { type ResponseCache, createResponseCache } from '../../src/http/cache/responseCache.ts';
-import { parseQuery } from '../../src/http/request/query.ts';
-import { testConfig } from '../support/app.ts';
-import { fakeDb } from '../support/database.ts';
+import type { Db } from '../../../src/db/db.ts';
+import { DatabaseUnavailableError } from '../../../src/db/db.ts';
+import { replicatedDb } from '../../../src/db/replicas.ts';
+import type { ComputedAnswer } from '../../../src/http/answer.ts';
+import { pinnedCompute } from '../../../src/http/cache/pinned.ts';
+import { type ResponseCache, createResponseCache } from '../../../src/http/cache/responseCache.ts';
+import { parseQuery } from '../../../src/http/request/query.ts';
+import { testConfig } from '../../support/app.ts';
+import { fakeDb } from '../../support/database.ts';
 
 /** A fake server: the newest record file it holds, the statements it answered, and a failure to throw on data statements. */
 interface FakeServer {

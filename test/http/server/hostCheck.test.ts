@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createApp } from '../../src/app.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { testConfig } from '../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { exchangeRaw, rawRequest } from '../support/rawHttp.ts';
+import { createApp } from '../../../src/app.ts';
+import { seedDemo } from '../../../src/demo/seed.ts';
+import { testConfig } from '../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
+import { exchangeRaw, rawRequest } from '../../support/rawHttp.ts';
 
 const CACHED = '/api/v1/contracts/results?limit=1';
 const UNCACHED = '/api/v1/contracts/results?limit=2';

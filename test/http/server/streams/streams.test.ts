@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { sql } from '../../src/db/sql.ts';
-import { writeBlock } from '../../src/demo/live.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { appOn, testConfig } from '../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { sql } from '../../../../src/db/sql.ts';
+import { writeBlock } from '../../../../src/demo/live.ts';
+import { seedDemo } from '../../../../src/demo/seed.ts';
+import { appOn, testConfig } from '../../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../../support/database.ts';
 
 const API = '/api/v1/contracts';
 const NS = 1_000_000_000n;

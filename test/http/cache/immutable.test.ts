@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { routes } from '../../src/app.ts';
-import type { Db } from '../../src/db/db.ts';
-import type { Page } from '../../src/http/route.ts';
-import { appOn, get } from '../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { BASE_TS, FIRST_BLOCK, EVM_2002, STEP, insertFixtures } from '../results/fixtures.ts';
-import { seconds } from '../support/timestamps.ts';
+import { routes } from '../../../src/app.ts';
+import type { Db } from '../../../src/db/db.ts';
+import type { Page } from '../../../src/http/route.ts';
+import { appOn, get } from '../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
+import { BASE_TS, FIRST_BLOCK, EVM_2002, STEP, insertFixtures } from '../../contracts/results/fixtures.ts';
+import { seconds } from '../../support/timestamps.ts';
 
 const PAYER = 5001n;
 const CONTRACT = 1001n;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Db } from '../../src/db/db.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { fakeDb as fake, openTestDatabase, testBackends } from '../support/database.ts';
+import type { Db } from '../../../../src/db/db.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { loadConfig } from '../../../../src/config/config.ts';
+import { fakeDb as fake, openTestDatabase, testBackends } from '../../../support/database.ts';
 
 const config = loadConfig({}, '/nonexistent');
 

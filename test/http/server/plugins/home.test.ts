@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { routes } from '../../src/app.ts';
-import { loadConfig } from '../../src/config/config.ts';
-import { openApiPath } from '../../src/http/server/plugins/home.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { ROOT } from '../cli/run.ts';
-import { fakeDb } from '../support/database.ts';
+import { routes } from '../../../../src/app.ts';
+import { loadConfig } from '../../../../src/config/config.ts';
+import { openApiPath } from '../../../../src/http/server/plugins/home.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { ROOT } from '../../../cli/run.ts';
+import { fakeDb } from '../../../support/database.ts';
 
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { brotliDecompressSync } from 'node:zlib';
 import { test } from 'node:test';
-import { DatabaseUnavailableError } from '../../src/db/db.ts';
-import { badRequest } from '../../src/http/request/errors.ts';
-import type { Route } from '../../src/http/route.ts';
-import { appOn, get } from '../support/app.ts';
-import { fakeDb as fake } from '../support/database.ts';
+import { DatabaseUnavailableError } from '../../../src/db/db.ts';
+import { badRequest } from '../../../src/http/request/errors.ts';
+import type { Route } from '../../../src/http/route.ts';
+import { appOn, get } from '../../support/app.ts';
+import { fakeDb as fake } from '../../support/database.ts';
 
 const fakeDb = fake();
 
@@ -81,10 +81,10 @@ test('CORS preflight is answered', async () => {
 });
 
 test('cache-control follows response.headers: the route pattern first, then the default', async () => {
-  const { buildApp } = await import('../../src/http/server/server.ts');
-  const { cacheControlOf } = await import('../../src/http/route.ts');
-  const { loadConfig } = await import('../../src/config/config.ts');
-  const { routes: all } = await import('../../src/app.ts');
+  const { buildApp } = await import('../../../src/http/server/server.ts');
+  const { cacheControlOf } = await import('../../../src/http/route.ts');
+  const { loadConfig } = await import('../../../src/config/config.ts');
+  const { routes: all } = await import('../../../src/app.ts');
   const defaults = loadConfig({}, '/nonexistent');
   for (const route of all) assert.equal(cacheControlOf(route, defaults), route.cacheControl, `${route.path}: declared value is the default`);
   const config = loadConfig({}, '/nonexistent', { response: { headers: { default: { 'cache-control': 'public, max-age=7' } } } });
@@ -106,8 +106,8 @@ test('CORS preflight: answered 204 with or without Origin, as the reference', as
 });
 
 test('a route with its own cache-control keeps it only when /api/v1/contracts is typed in lower case', async () => {
-  const { buildApp } = await import('../../src/http/server/server.ts');
-  const { loadConfig } = await import('../../src/config/config.ts');
+  const { buildApp } = await import('../../../src/http/server/server.ts');
+  const { loadConfig } = await import('../../../src/config/config.ts');
   const own = { path: '/api/v1/contracts/:id/own', pattern: '/api/v1/contracts/results', cacheControl: 'public, max-age=10', handler: async () => ({ body: {} }) };
   const custom = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb, routes: [own] });
   for (const [url, expected] of [

@@ -9,12 +9,12 @@ import { after, before, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { routes } from '../../src/app.ts';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { ROOT } from '../cli/run.ts';
-import { fakeDb } from '../support/database.ts';
-import { RawConnection } from '../support/rawHttp.ts';
+import { routes } from '../../../../src/app.ts';
+import { ConfigError, loadConfig } from '../../../../src/config/config.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { ROOT } from '../../../cli/run.ts';
+import { fakeDb } from '../../../support/database.ts';
+import { RawConnection } from '../../../support/rawHttp.ts';
 
 /**
  * Routes served nowhere here go to the upstream (a local HTTP server here) as they came, and its

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { ID } from '../../src/demo/network.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { openTestApp } from '../support/app.ts';
+import { ID } from '../../../src/demo/network.ts';
+import { seedDemo } from '../../../src/demo/seed.ts';
+import { openTestApp } from '../../support/app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 

@@ -4,14 +4,14 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { Config } from '../../src/config/config.ts';
-import type { Route } from '../../src/http/route.ts';
-import type { PoolQueue, WaitObserver } from '../../src/db/poolQueue.ts';
-import { drainOf } from '../../src/http/server/plugins/drain.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { testConfig } from '../support/app.ts';
-import { fakeDb } from '../support/database.ts';
-import { RawConnection, type RawResponse, getRequest } from '../support/rawHttp.ts';
+import type { Config } from '../../../../src/config/config.ts';
+import type { Route } from '../../../../src/http/route.ts';
+import type { PoolQueue, WaitObserver } from '../../../../src/db/poolQueue.ts';
+import { drainOf } from '../../../../src/http/server/plugins/drain.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { testConfig } from '../../../support/app.ts';
+import { fakeDb } from '../../../support/database.ts';
+import { RawConnection, type RawResponse, getRequest } from '../../../support/rawHttp.ts';
 
 /**
  * Admission before routing (src/http/server/load/admission.ts): the adaptive limit of contract

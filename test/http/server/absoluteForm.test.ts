@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../src/config/config.ts';
-import type { Db } from '../../src/db/db.ts';
-import { createEmbeddedDb } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { appOn, testConfig } from '../support/app.ts';
-import { exchangeRaw, rawRequest } from '../support/rawHttp.ts';
+import type { Config } from '../../../src/config/config.ts';
+import type { Db } from '../../../src/db/db.ts';
+import { createEmbeddedDb } from '../../../src/db/embedded.ts';
+import { migrate } from '../../../src/db/migrate.ts';
+import { seedDemo } from '../../../src/demo/seed.ts';
+import { appOn, testConfig } from '../../support/app.ts';
+import { exchangeRaw, rawRequest } from '../../support/rawHttp.ts';
 
 const URL = '/api/v1/contracts/results?limit=1';
 

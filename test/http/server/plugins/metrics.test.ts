@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/config.ts';
-import { buildApp } from '../../src/http/server/server.ts';
-import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
-import { openTestDatabase } from '../support/database.ts';
+import { loadConfig } from '../../../../src/config/config.ts';
+import { buildApp } from '../../../../src/http/server/server.ts';
+import { contractRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
+import { openTestDatabase } from '../../../support/database.ts';
 
 test('metrics: requests by route template and status, latency, pool, statements, process; at both paths', async () => {
   const database = await openTestDatabase('embedded');

@@ -10,14 +10,14 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { routes } from '../../src/app.ts';
-import { openApiPath } from '../../src/http/docs/openapi.ts';
-import { replaySpec } from '../conformance/replay.ts';
-import { findSpecFiles, readSpecFile } from '../conformance/specFile.ts';
-import { openTestDatabase } from '../support/database.ts';
+import { routes } from '../../../src/app.ts';
+import { openApiPath } from '../../../src/http/docs/openapi.ts';
+import { replaySpec } from '../../conformance/replay.ts';
+import { findSpecFiles, readSpecFile } from '../../conformance/specFile.ts';
+import { openTestDatabase } from '../../support/database.ts';
 import { type OpenApiDocument, openApiDocument } from './document.ts';
 
-const CONFORMANCE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'conformance');
+const CONFORMANCE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'shared', 'conformance');
 const SPEC_FOLDERS = ['specs', 'specs-extra'].map((folder) => join(CONFORMANCE, folder));
 
 /** A JSON pointer token (RFC 6901). */

@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createApp } from '../../src/app.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { testConfig } from '../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { exchangeRaw, rawRequest } from '../support/rawHttp.ts';
-import { type TestRedis, hasRedisServer, startTestRedis } from '../support/redis.ts';
+import { createApp } from '../../../src/app.ts';
+import { seedDemo } from '../../../src/demo/seed.ts';
+import { testConfig } from '../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
+import { exchangeRaw, rawRequest } from '../../support/rawHttp.ts';
+import { type TestRedis, hasRedisServer, startTestRedis } from '../../support/redis.ts';
 
 const URL = '/api/v1/contracts/results?limit=1';
 const NO_REDIS_SERVER = !hasRedisServer() && 'no redis-server';

@@ -12,13 +12,13 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createApp } from '../../src/app.ts';
-import { demoExamples } from '../../src/demo/examples.ts';
-import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
-import { drainOf } from '../../src/http/server/plugins/drain.ts';
-import { testConfig } from '../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { requestOverSocket } from '../support/socketRequest.ts';
+import { createApp } from '../../../src/app.ts';
+import { demoExamples } from '../../../src/demo/examples.ts';
+import { readDemoInfo, seedDemo } from '../../../src/demo/seed.ts';
+import { drainOf } from '../../../src/http/server/plugins/drain.ts';
+import { testConfig } from '../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
+import { requestOverSocket } from '../../support/socketRequest.ts';
 
 /** Nothing listens there: the shared tier is down, the in-process tier answers. */
 const NO_REDIS = 'redis://127.0.0.1:1';

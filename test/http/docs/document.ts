@@ -1,7 +1,7 @@
 /** The service's OpenAPI document as it serves it, for the documentation tests. */
-import { createApp } from '../../src/app.ts';
-import { fakeDb } from '../support/database.ts';
-import { testConfig } from '../support/app.ts';
+import { createApp } from '../../../src/app.ts';
+import { fakeDb } from '../../support/database.ts';
+import { testConfig } from '../../support/app.ts';
 
 export interface OpenApiOperation {
   operationId: string;

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { watchStalls } from '../../src/http/server/load/stallWatch.ts';
+import { watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
 
 /** What the watch reads of a socket: the bytes waiting, drain and close, and the reset. */
 class FakeSocket extends EventEmitter {

@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import type { Db } from '../../src/db/db.ts';
-import { createEmbeddedDb } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrate.ts';
-import { seedDemo } from '../../src/demo/seed.ts';
-import { hostLabel, requestHost } from '../../src/http/request/host.ts';
-import { appOn, testConfig } from '../support/app.ts';
-import { random } from '../support/random.ts';
+import { ConfigError, loadConfig } from '../../../src/config/config.ts';
+import type { Db } from '../../../src/db/db.ts';
+import { createEmbeddedDb } from '../../../src/db/embedded.ts';
+import { migrate } from '../../../src/db/migrate.ts';
+import { seedDemo } from '../../../src/demo/seed.ts';
+import { hostLabel, requestHost } from '../../../src/http/request/host.ts';
+import { appOn, testConfig } from '../../support/app.ts';
+import { random } from '../../support/random.ts';
 
 test('networks.*: YAML-shaped keys and environment variables, each network its own database and cache prefix', () => {
   const config = loadConfig(
