@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../../../../src/config/config.ts';
 import type { Route } from '../../../../src/http/route.ts';
 import type { PoolQueue, WaitObserver } from '../../../../src/db/poolQueue.ts';
+import { type AdmittedNetwork, admission } from '../../../../src/http/server/load/admission.ts';
 import { drainOf } from '../../../../src/http/server/plugins/drain.ts';
 import { buildApp } from '../../../../src/http/server/server.ts';
 import { testConfig } from '../../../support/app.ts';
@@ -16,22 +19,26 @@ import { RawConnection, type RawResponse, getRequest } from '../../../support/ra
 /**
  * Admission before routing (src/http/server/load/admission.ts): the adaptive limit of contract
  * requests in flight, the shed answer (prepared bytes, no request object, no access line), its
- * metrics and log summary, the pace of shed answers, and the drain.
+ * metrics and log summary, the pace of shed answers, and the drain. Over real sockets the tests wait
+ * for the server's metrics to say what they wait for, never for a fixed time; the adaptive limit and
+ * the pace run on a fake clock (mock.timers for admission's ticker, its `now` the test's).
  */
 
-/** A route whose answers wait until `open()` (the work in flight). */
+/** A route whose answers wait until `open()` (the work in flight); `entered()`: the requests that reached it. */
 function gatedRoute() {
   let release: () => void = () => {};
+  let entered = 0;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const route: Route = {
     path: '/api/v1/contracts/:contractId',
     cacheControl: 'public, max-age=1',
     async handler({ params }) {
+      entered++;
       await gate;
       return { body: { id: params.contractId } };
     },
   };
-  return { route, open: () => release() };
+  return { route, open: () => release(), entered: () => entered };
 }
 
 interface Served {
@@ -74,6 +81,22 @@ async function send(port: number, path: string): Promise<{ client: RawConnection
 
 const SHED = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
 
+/** A metric's value (its first series) from the server's /metrics. */
+async function metricOf(port: number, name: string): Promise<number> {
+  const metrics = await send(port, '/metrics');
+  const text = (await metrics.answer).body;
+  metrics.client.destroy();
+  return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1] ?? 0);
+}
+
+/** Waits (5 s at most) until the metric reaches `value`: the server has taken the requests sent. */
+async function untilMetric(port: number, name: string, value: number): Promise<void> {
+  for (const end = performance.now() + 5000; (await metricOf(port, name)) < value; ) {
+    assert.ok(performance.now() < end, `${name} stayed below ${value}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 test('beyond the limit of requests in flight (the pool plus the queue bound at start): 503 at once, before routing, counted, one log line; probes still answer; admitted again after', async () => {
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0' });
@@ -81,7 +104,7 @@ test('beyond the limit of requests in flight (the pool plus the queue bound at s
   try {
     const admitted = [await send(served.port, '/api/v1/contracts/1'), await send(served.port, '/api/v1/contracts/2')];
     clients.push(...admitted.map((a) => a.client));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilMetric(served.port, 'http_requests_in_flight', 2);
     const before = served.lines.length;
     for (let i = 0; i < 5; i++) {
       const shed = await send(served.port, `/api/v1/contracts/${10 + i}`);
@@ -136,7 +159,7 @@ test('without the adaptive limit, a fixed one: the pool plus server.pressure.max
     const admitted = [];
     for (let i = 1; i <= 3; i++) admitted.push(await send(served.port, `/api/v1/contracts/${i}`));
     clients.push(...admitted.map((a) => a.client));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilMetric(served.port, 'http_requests_in_flight', 3);
     const shed = await send(served.port, '/api/v1/contracts/4');
     clients.push(shed.client);
     assert.equal((await shed.answer).status, 503);
@@ -157,41 +180,116 @@ test('without the adaptive limit, a fixed one: the pool plus server.pressure.max
   }
 });
 
-test('the adaptive limit starts at its bound and comes down only while statements keep waiting longer than server.pressure.maxQueueWait (issue 45)', async () => {
-  const gated = gatedRoute();
+/** A response as admission sees it: the status and headers it is written with, and its close. */
+class FakeResponse extends EventEmitter {
+  statusCode = 200;
+  destroyed = false;
+  writableEnded = false;
+  writableFinished = false;
+  headers: string[] = [];
+  writeHead(status: number, headers: string[]) {
+    this.statusCode = status;
+    this.headers = headers;
+    return this;
+  }
+  end() {
+    this.writableEnded = this.writableFinished = true;
+    this.emit('close');
+    return this;
+  }
+}
+
+/**
+ * admission() of one network (a pool of 1 connection) on a fake clock: its ticker runs on
+ * mock.timers and its `now` is the test's; `advance(ms)` moves both in steps of 10 ms.
+ */
+function onFakeClock(t: TestContext, env: Record<string, string>, queue?: PoolQueue) {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  let now = 0;
+  const { pressure } = testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', ...env }).server;
+  const network: AdmittedNetwork = { name: undefined, poolSize: 1, poolWaiting: () => 0, ...(queue ? { queue } : {}) };
+  const admit = admission({ pressure, networks: [network], networkOf: () => network, underPressure: () => false, draining: () => false, vary: true, logger: false, now: () => now });
+  t.after(() => admit.stop());
+  return {
+    admit,
+    now: () => now,
+    advance(ms: number) {
+      for (let i = 0; i < ms; i += 10) {
+        now += 10;
+        t.mock.timers.tick(10);
+      }
+    },
+    /** A GET of `path`: shed (answered or held) or admitted. */
+    ask(path: string) {
+      const response = new FakeResponse();
+      const shed = admit.front({ url: path, method: 'GET', headers: {} } as IncomingMessage, response as unknown as ServerResponse);
+      return { shed, response };
+    },
+    async metric(name: string) {
+      return Number(new RegExp(`^${name} (\\S+)`, 'm').exec(await admit.registry.metrics())?.[1]);
+    },
+  };
+}
+
+test('the adaptive limit starts at its bound and comes down only while statements keep waiting longer than server.pressure.maxQueueWait (issue 45)', async (t) => {
   const observers: WaitObserver[] = [];
   let oldest = 0;
   const queue: PoolQueue = { observeWaits: (o) => void observers.push(o), oldestWaitMs: () => oldest };
-  const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '20', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '500' }, queue);
-  const limitNow = async () => {
-    const metrics = await send(served.port, '/metrics');
-    const text = (await metrics.answer).body;
-    metrics.client.destroy();
-    return Number(/^http_concurrency_limit (\d+)/m.exec(text)?.[1]);
-  };
-  const report = async (waitMs: number, ms: number) => {
-    for (const end = performance.now() + ms; performance.now() < end; ) {
-      for (const observer of observers) observer(waitMs, performance.now());
-      await new Promise((resolve) => setTimeout(resolve, 10));
+  const clock = onFakeClock(t, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '20', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '500' }, queue);
+  const limitNow = () => clock.metric('http_concurrency_limit');
+  const report = (waitMs: number, ms: number) => {
+    for (let i = 0; i < ms; i += 10) {
+      for (const observer of observers) observer(waitMs, clock.now());
+      clock.advance(10);
     }
   };
-  try {
-    assert.equal(await limitNow(), 21, 'the pool plus maxQueuedRequests');
-    await report(400, 400);
-    assert.equal(await limitNow(), 21, 'waits within maxQueueWait change nothing: a slow database that does not queue is not shed from');
-    await report(2000, 800);
-    assert.ok((await limitNow()) <= 3, 'every wait of a window above maxQueueWait: the queued part is cut');
-    // a database that stopped answering: no statement gets a connection, the oldest waits on
-    await report(0, 300);
-    const grown = await limitNow();
-    assert.ok(grown > 3, `grows back once the waits are short (${grown})`);
-    oldest = 5000;
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    assert.ok((await limitNow()) < grown, 'a queue nobody leaves counts as a standing wait');
-  } finally {
-    gated.open();
-    await served.app.close();
+  assert.equal(await limitNow(), 21, 'the pool plus maxQueuedRequests');
+  report(400, 400);
+  assert.equal(await limitNow(), 21, 'waits within maxQueueWait change nothing: a slow database that does not queue is not shed from');
+  report(2000, 800);
+  assert.ok((await limitNow()) <= 3, 'every wait of a window above maxQueueWait: the queued part is cut');
+  assert.equal(await clock.metric('db_pool_standing_wait_seconds'), 2);
+  // a database that stopped answering: no statement gets a connection, the oldest waits on
+  report(0, 300);
+  const grown = await limitNow();
+  assert.ok(grown > 3, `grows back once the waits are short (${grown})`);
+  oldest = 5000;
+  clock.advance(600);
+  assert.ok((await limitNow()) < grown, 'a queue nobody leaves counts as a standing wait');
+  assert.equal(await clock.metric('db_pool_standing_wait_seconds'), 5);
+});
+
+test('shed answers beyond their budget wait for a later tick, at most server.pressure.maxShedDelay; flush sends the held ones at once with Connection: close', async (t) => {
+  // the pool's connection and 1 queued: two in flight, then shed
+  const clock = onFakeClock(t, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '600' });
+  assert.deepEqual([clock.ask('/api/v1/contracts/1').shed, clock.ask('/api/v1/contracts/2').shed], [false, false]);
+  // 100 at once: the budget of a tick with nothing admitted is 10; the rest are held, in order
+  const shed = Array.from({ length: 100 }, (_, i) => clock.ask(`/api/v1/contracts/${100 + i}`));
+  assert.ok(shed.every((s) => s.shed));
+  const answered = () => shed.filter((s) => s.response.writableEnded);
+  assert.equal(answered().length, 10, "a tick's budget at once");
+  assert.equal(await clock.metric('http_shed_answers_held'), 90);
+  clock.advance(90);
+  assert.equal(answered().length, 10, 'none before the next tick');
+  clock.advance(10);
+  assert.equal(answered().length, 20, "the next tick's budget, in order");
+  assert.deepEqual(shed.slice(0, 20).map((s) => s.response.writableEnded), Array(20).fill(true));
+  clock.advance(400);
+  assert.equal(answered().length, 60, 'paced over the ticks');
+  clock.advance(100);
+  assert.equal(answered().length, 100, 'none held beyond maxShedDelay (600 ms)');
+  for (const { response } of shed) {
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.headers.includes('Connection'), false);
   }
+  // the budget of that tick is spent: the next ones are held until a flush (the drain) sends them
+  const more = Array.from({ length: 30 }, (_, i) => clock.ask(`/api/v1/contracts/${200 + i}`));
+  assert.equal(more.filter((s) => s.response.writableEnded).length, 0);
+  assert.equal(await clock.metric('http_shed_answers_held'), 30);
+  clock.admit.flush();
+  assert.ok(more.every((s) => s.response.statusCode === 503 && s.response.headers.join(' ').includes('Connection close')));
+  assert.equal(await clock.metric('http_shed_answers_held'), 0);
+  assert.equal(await clock.metric('http_requests_shed_total\\{reason="limit"\\}'), 130);
 });
 
 test('server.pressure.maxQueuedRequests 0 and no adaptive limit: no limit of requests in flight', async () => {
@@ -202,7 +300,11 @@ test('server.pressure.maxQueuedRequests 0 and no adaptive limit: no limit of req
     const sent = [];
     for (let i = 1; i <= 8; i++) sent.push(await send(served.port, `/api/v1/contracts/${i}`));
     clients.push(...sent.map((a) => a.client));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // all eight in the route at once: none shed, none waiting for another's answer
+    for (const end = performance.now() + 5000; gated.entered() < 8; ) {
+      assert.ok(performance.now() < end, `${gated.entered()} of 8 reached the route`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     gated.open();
     for (const { answer } of sent) assert.equal((await answer).status, 200);
   } finally {
@@ -225,7 +327,7 @@ async function whileHeld(check: (statusOf: (request: string) => Promise<number>)
   };
   try {
     for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await untilMetric(served.port, 'http_requests_in_flight', 2);
     await check(statusOf);
   } finally {
     gated.open();
@@ -248,44 +350,25 @@ test('a request that asks for a stream is admitted like any other until it becom
     }
   }));
 
-test('shed answers beyond their budget wait for a later tick, at most server.pressure.maxShedDelay; the drain sends the held ones at once with Connection: close', async () => {
+test('the drain sends the held shed answers at once with Connection: close', { timeout: 60_000 }, async (t) => {
+  // admission's ticker stopped (mock.timers): no tick sends a held answer, whatever the machine's pace
+  t.mock.timers.enable({ apis: ['setInterval'] });
   const gated = gatedRoute();
   const served = await serve(gated.route, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '600' });
   const clients: RawConnection[] = [];
   try {
     for (let i = 0; i < 2; i++) clients.push((await send(served.port, `/api/v1/contracts/${i}`)).client);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    // 40 at once: the budget of a tick with nothing admitted is 10; the rest are held, in order
-    const started = performance.now();
-    const shed = await Promise.all(Array.from({ length: 40 }, (_, i) => send(served.port, `/api/v1/contracts/${100 + i}`)));
-    clients.push(...shed.map((s) => s.client));
-    const times = await Promise.all(shed.map(async ({ answer }) => ((await answer).status === 503 ? performance.now() - started : NaN)));
-    assert.ok(times.every((t) => t >= 0), 'every one answered 503');
-    const first = Math.min(...times);
-    const atOnce = times.filter((t) => t - first < 50).length;
-    const shown = times.map((t) => t.toFixed(0)).join(' ');
-    assert.ok(atOnce >= 1 && atOnce <= 25, `about a tick's budget at once, got ${atOnce}: ${shown}`);
-    assert.ok(Math.max(...times) - first >= 200, `the rest paced over later ticks: ${shown}`);
-    assert.ok(Math.max(...times) <= 900, `none held much beyond 600 ms (${Math.max(...times).toFixed(0)})`);
-    // held answers and the drain
-    const shedSoFar = async () => {
-      const metrics = await send(served.port, '/metrics');
-      const text = (await metrics.answer).body;
-      metrics.client.destroy();
-      return Number(/^http_requests_shed_total\{reason="limit"\} (\d+)/m.exec(text)?.[1] ?? 0);
-    };
-    const before = await shedSoFar();
+    await untilMetric(served.port, 'http_requests_in_flight', 2);
     const more = await Promise.all(Array.from({ length: 30 }, (_, i) => send(served.port, `/api/v1/contracts/${200 + i}`)));
     clients.push(...more.map((s) => s.client));
     // the drain only once the server has decided every one of them (answered or held): a request it
-    // has not read yet when the drain starts is closed unanswered (a loaded machine took over 20 ms)
-    for (const end = performance.now() + 5000; (await shedSoFar()) < before + 30 && performance.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // has not read yet when the drain starts is closed unanswered
+    await untilMetric(served.port, 'http_requests_shed_total\\{reason="limit"\\}', 30);
+    assert.equal(await metricOf(served.port, 'http_shed_answers_held'), 20, "all but the budget of a tick held");
     const drained = drainOf(served.app).drain(2000);
     const answers = await Promise.all(more.map((m) => m.answer));
     assert.ok(answers.every((a) => a.status === 503));
-    assert.ok(answers.filter((a) => a.headers.connection === 'close').length >= 5, 'the held ones say Connection: close');
+    assert.equal(answers.filter((a) => a.headers.connection === 'close').length, 20, 'the held ones say Connection: close');
     gated.open();
     await drained;
   } finally {
