@@ -63,7 +63,7 @@ for (const backend of testBackends()) {
       }
     });
 
-    test('parameters: the reference 400s, before the contract is looked up', async () => {
+    test('parameters: the reference 400s, before the contract is looked up; an unknown contract', async () => {
       const messages = async (url: string) => {
         const { status, body } = await t.getJson<Body>(url);
         return [status, ...(body._status?.messages.map((m) => m.message) ?? [])];
@@ -74,7 +74,10 @@ for (const backend of testBackends()) {
       assert.deepEqual(await messages('/api/v1/contracts/0.0.9999/state?limit=test'), [400, 'Invalid parameter: limit']);
       assert.deepEqual(await messages('/api/v1/contracts/0.0.9999/state?order=test'), [400, 'Invalid parameter: order']);
       assert.deepEqual(await messages('/api/v1/contracts/0.0.9999/state?nonce=2'), [400, 'Unknown query parameter: nonce']);
-      assert.deepEqual(await messages('/api/v1/contracts/0.0.9999/state'), [404, 'Not found']);
+      // an id is not looked up (no state: an empty page); an EVM address no contract has is a 404
+      assert.deepEqual((await t.getJson<Body>('/api/v1/contracts/0.0.9999/state')).body, { state: [], links: { next: null } });
+      const unknown = '0x5e17c988cc14ae5f0bf328245eaf88f081c3a614';
+      assert.deepEqual(await messages(`/api/v1/contracts/${unknown}/state`), [404, `No contract with the given evm address ${unknown} has been found.`]);
     });
   });
 }
