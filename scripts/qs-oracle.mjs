@@ -2,7 +2,7 @@
 /**
  * Writes test/fixtures/qs-6.14.0.json: seeded random query strings (tricky keys, brackets, escapes,
  * case variants, long repeats) with what qs 6.14.0 (the reference's version) parses each into. The
- * unit test test/unit/qsParse.test.ts checks src/http/request/qsParse.ts against them.
+ * unit test test/http/request/qsParse.test.ts checks src/http/request/qsParse.ts against them.
  *
  *   node scripts/qs-oracle.mjs <directory of a qs 6.14.0 package> [count] [seed]
  *   e.g. node scripts/qs-oracle.mjs /tmp/ref/hedera-mirror-rest/node_modules/qs 3000 14

@@ -38,7 +38,7 @@ export class JsonText {
  * answers read its items), `bytes()` writes the same JSON, UTF-8 encoded. Every listing is one
  * (http/request/listing.ts): written item by item, with a hand-written template per item for the log
  * and result listings (on pages of 25-100 items JSON.stringify's generic walk over the item objects
- * cost twice as much). The encoders are checked against toJson (test/unit/encoders.test.ts).
+ * cost twice as much). The encoders are checked against toJson (test/format/encoders.test.ts).
  */
 export class Encoded<T = unknown> {
   constructor(

@@ -21,7 +21,7 @@ import { demoExamples } from '../../src/demo/examples.ts';
 import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
 import { testConfig } from '../support/app.ts';
 import { type ReplicaCluster, replicaSkipReason, startReplicaCluster } from '../support/replicaCluster.ts';
-import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertBlocks, insertFixtures, insertResults } from '../results/fixtures.ts';
+import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertBlocks, insertFixtures, insertResults } from '../contracts/results/fixtures.ts';
 import { seconds } from '../support/timestamps.ts';
 
 const PRIMARY_PORT = 5641;

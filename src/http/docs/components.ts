@@ -5,7 +5,7 @@
  * and becomes `#/components/schemas/<$id>` of the OpenAPI document. Field names, order and
  * descriptions follow the reference's OpenAPI document (mirror node REST API 0.129); types,
  * nullability and patterns are what this service answers, checked against every answer of the
- * conformance suite (test/docs/schemas.test.ts). Keys are listed in the order the answers carry them.
+ * conformance suite (test/http/docs/schemas.test.ts). Keys are listed in the order the answers carry them.
  */
 import { BLOCK_HASH, BLOCK_NUMBER, BLOOM, ENTITY_ID, ERROR, EVM_ADDRESS, KEY, LINKS, TIMESTAMP, TIMESTAMP_RANGE, WORD, hex, int32, int64, nullable } from './formats.ts';
 import { type JsonSchema, closedObject, ref } from './schema.ts';

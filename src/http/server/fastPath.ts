@@ -3,7 +3,7 @@
  * load nearly every request is such a hit, and Fastify's request and reply objects, its hook
  * chains and its onSend pipeline cost more than the hit itself. A request is served here only
  * when its answer is exactly what the full path would send, byte for byte, headers included
- * (test/http/fastPath.test.ts compares the two):
+ * (test/http/server/fastPath.test.ts compares the two):
  *
  * - a GET without If-None-Match whose answer the tier holds, with the template of the route that
  *   computed it (a path that reaches its route only through a special case is never served here);

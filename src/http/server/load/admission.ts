@@ -63,6 +63,8 @@ export interface AdmissionOptions {
   /** response.compression: every JSON answer says Vary: Accept-Encoding. */
   vary: boolean;
   logger: Logger | false;
+  /** ms on a monotonic clock; performance.now() by default (tests pass a fake one). */
+  now?: () => number;
 }
 
 export interface Admission {
@@ -97,7 +99,7 @@ export function shedAnswer(vary: boolean) {
   return { body, headers, closing, rawClose };
 }
 
-export function admission({ pressure, networks, networkOf, underPressure, draining, vary, logger }: AdmissionOptions): Admission {
+export function admission({ pressure, networks, networkOf, underPressure, draining, vary, logger, now: clock = () => performance.now() }: AdmissionOptions): Admission {
   const { body, headers, closing } = shedAnswer(vary);
   const send = (response: ServerResponse, close: boolean) => {
     response.writeHead(503, close ? closing : headers);
@@ -146,7 +148,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   const count = (reason: ShedReason) => {
     counters[reason].inc();
     pending[reason]++;
-    if (pendingTotal++ === 0 && performance.now() - lastLog >= LOG_EVERY_MS) report(performance.now(), true);
+    if (pendingTotal++ === 0 && clock() - lastLog >= LOG_EVERY_MS) report(clock(), true);
   };
   const limitsNow = () => Object.fromEntries([...limiters].map(([n, l]) => [n.name ?? 'limit', `${l.inFlight}/${l.limit}`]));
   const report = (now: number, starting: boolean) => {
@@ -163,7 +165,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
 
   let admittedInTick = 0;
   const ticker = setInterval(() => {
-    const now = performance.now();
+    const now = clock();
     pacer.tick(now, admittedInTick);
     for (const limiter of limiters.values()) limiter.tick(now);
     admittedInTick = 0;
@@ -182,7 +184,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
     const network = networkOf(request);
-    const now = performance.now();
+    const now = clock();
     if (underPressure()) return shed(response, 'underPressure', now);
     if (network === undefined) return false;
     if (maxPoolWaiting > 0 && network.poolWaiting() >= maxPoolWaiting) return shed(response, 'poolWaiting', now);
