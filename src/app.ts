@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
-import { actionsRoute } from './contracts/actions/route.ts';
+import { actionsRoute } from './contracts/actions/actionsRoute.ts';
 import { contractRoute } from './contracts/contract/lookupRoute.ts';
 import { contractLogsRoute } from './contracts/logs/contractRoute.ts';
 import { contractsRoute } from './contracts/contract/listingRoute.ts';
@@ -9,7 +9,7 @@ import { contractResultsRoute } from './contracts/results/contractRoute.ts';
 import { networkLogsRoute } from './contracts/logs/networkRoute.ts';
 import { networkResultsRoute } from './contracts/results/networkRoute.ts';
 import { resultByTimestampRoute } from './contracts/call/byTimestampRoute.ts';
-import { contractStateRoute } from './contracts/state/route.ts';
+import { contractStateRoute } from './contracts/state/stateRoute.ts';
 import { resultByTransactionRoute } from './contracts/call/byTransactionRoute.ts';
 import type { Db } from './db/db.ts';
 import { type Route } from './http/route.ts';
