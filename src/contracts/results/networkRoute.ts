@@ -6,7 +6,7 @@ import { formatTimestamp } from '../../format/timestamp.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { nextLink } from '../../http/request/links.ts';
 import type { Page, Route } from '../../http/route.ts';
-import { findBlock, senderRange } from './contractRoute.ts';
+import { findBlock, senderRange } from './lookups.ts';
 import { transactionIndexes } from './params.ts';
 import type { DetailedResultRow } from '../common/detailedResult.ts';
 import { withBlockRange } from '../common/blockRange.ts';
