@@ -4,7 +4,6 @@
  */
 import type { Config } from '../../config/config.ts';
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
-import { formatTimestamp } from '../../format/timestamp.ts';
 import { notFound } from '../../http/request/errors.ts';
 import { type LastValue, nextLink, nextQuery } from '../../http/request/links.ts';
 import { type Paging, listingPage, paging } from '../../http/request/listing.ts';
@@ -12,7 +11,7 @@ import type { Filter } from '../../http/request/filters.ts';
 import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import type { RequestContext, Route } from '../../http/route.ts';
 import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts';
-import { lastValues } from './contractRoute.ts';
+import { linkValues } from './links.ts';
 import { type LogView, logJson, logView } from './view.ts';
 import { parseResultByTransactionParams } from '../common/transactionPath.ts';
 import { withBlockRange } from '../common/blockRange.ts';
@@ -124,22 +123,6 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
   const result: LogsPage = { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
   if (immutableAfter !== undefined) result.immutableAfter = immutableAfter;
   return result;
-}
-
-/**
- * The next link's values, from the user's own bounds: none for a short
- * page or a single-log request, unless the bound range was cut (then the timestamp is the cut,
- * inclusive, and the index still the last log's). A cut range with an empty page has no last log:
- * no link here (the reference fails with 500).
- */
-export function linkValues(bounds: LogFilters, { limit }: Paging, logs: readonly LogView[], bound: bigint | undefined): Array<[string, LastValue]> | null {
-  const isEnd = logs.length < limit;
-  if (bound === undefined && (isEnd || (bounds.timestamp.equal && bounds.index.equal))) return null;
-  const last = logs[logs.length - 1];
-  if (last === undefined) return null;
-  const values = lastValues(bounds, last);
-  if (!isEnd || bound === undefined) return values;
-  return values.map(([key, value]) => (key === 'timestamp' ? [key, { ...value, value: formatTimestamp(bound)! }] : [key, value]));
 }
 
 /**
