@@ -19,6 +19,8 @@ export interface RequestContext {
   path: string;
   /** Decoded path parameters. */
   params: Record<string, string>;
+  /** The route's path segments as sent, undecoded (request/target.ts, rawSegments). */
+  rawSegments: Record<string, string>;
   /** Prefix for pagination links: "" or "<protocol>://<host>:<port>" with response.includeHostInLink. */
   linkBase: string;
   /** The current time in ns since the epoch (a test clock may replace the system's). */

@@ -47,7 +47,7 @@ export const networkLogsRoute: Route = {
     const { path } = incoming;
     // The router decodes the path and matches literal segments in any case; the reference does
     // neither (see byTransaction).
-    const [results, logsSegment] = path.replace(/\/$/, '').split('/').slice(-2) as [string, string];
+    const { results, logs: logsSegment } = incoming.rawSegments as { results: string; logs: string };
     if (results.includes('%') || (logsSegment !== 'logs' && decodedSegment(logsSegment) === 'logs')) throw notFound();
     if (logsSegment.includes('%')) byTransaction(decodedSegment(logsSegment), incoming.query, incoming.config);
     // block.number (an addition): the request for the blocks' consensus range instead

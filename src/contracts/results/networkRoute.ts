@@ -11,7 +11,7 @@ import { transactionIndexes } from './params.ts';
 import type { DetailedResultRow } from '../common/detailedResult.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
-import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
+import { checkResultsSegment, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
 import { findPageExtras, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 import { networkResultsSchema } from './schema.ts';
@@ -25,7 +25,7 @@ export const networkResultsRoute: Route = {
   cacheControl: 'public, max-age=10',
   schema: networkResultsSchema,
   async handler(incoming) {
-    checkResultsPath(incoming.path);
+    checkResultsSegment(incoming.rawSegments.results!);
     // block.number ranges (an addition): the request for their consensus range instead
     const { request, empty } = await withBlockRange(incoming, true);
     const { config, db, now } = request;

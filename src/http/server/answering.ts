@@ -9,7 +9,7 @@ import { answerOf } from '../answer.ts';
 import { indexedThrough } from '../cache/pinned.ts';
 import { answerForm } from '../request/accept.ts';
 import { parseQuery } from '../request/query.ts';
-import { rawPath, rawSearch } from '../request/target.ts';
+import { rawPath, rawSearch, rawSegments } from '../request/target.ts';
 import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { leaveAdmission } from './load/admission.ts';
@@ -78,7 +78,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     const linkBase = config.response.includeHostInLink ? linkOrigin(request.protocol, networks.hostOf(request.raw), config.port) : '';
     const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : config.headers.defaultCacheControl;
     const params = request.params as Record<string, string>;
-    const context = { config, db, query, path, params, linkBase, now: clock };
+    const context = { config, db, query, path, params, rawSegments: rawSegments(route.path, path), linkBase, now: clock };
     const form = config.additions.enabled ? answerForm(request.headers.accept, route) : 'json';
     if (form === 'events' && streams) {
       // live (an addition): its place first (a refused stream costs no statement), then checked like
