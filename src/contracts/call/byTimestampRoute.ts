@@ -3,7 +3,7 @@
  * name any entity involved in the transaction (the payer, the sender, a called contract).
  */
 import type { Route } from '../../http/route.ts';
-import { callPage } from './page.ts';
+import { callPage } from './callPage.ts';
 import { resolveContract } from '../common/resolve.ts';
 import { parseResultByTimestampParams } from './params.ts';
 import { resultByTimestampSchema } from './schema.ts';

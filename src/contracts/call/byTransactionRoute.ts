@@ -6,7 +6,7 @@ import { INT64 } from '../../db/range.ts';
 import { badRequest, notFound } from '../../http/request/errors.ts';
 import { invalidParameter } from '../../http/request/messages.ts';
 import type { Route } from '../../http/route.ts';
-import { callPage } from './page.ts';
+import { callPage } from './callPage.ts';
 import { parseResultByTransactionParams } from '../common/transactionPath.ts';
 import { findByHash, findByTransactionId } from './query.ts';
 import { resultByTransactionSchema } from './schema.ts';
