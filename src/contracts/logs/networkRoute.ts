@@ -13,7 +13,7 @@ import type { RequestContext, Route } from '../../http/route.ts';
 import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts';
 import { linkValues } from './links.ts';
 import { type LogView, logJson, logView } from './view.ts';
-import { parseResultByTransactionParams } from '../common/transactionPath.ts';
+import { parseTransactionPath } from '../common/transactionPath.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { resolveContracts } from '../common/resolve.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
@@ -132,6 +132,6 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
  * `logs` is not in lower case; this route then has written its paging bounds into the query.
  */
 function byTransaction(segment: string, query: ParsedQuery, config: Config): never {
-  parseResultByTransactionParams(segment, query, config);
+  parseTransactionPath(segment, query, config);
   throw notFound();
 }
