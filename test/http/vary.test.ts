@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { demoExamples } from '../../src/demo/examples.ts';
 import { readDemoInfo, seedDemo } from '../../src/demo/seed.ts';
-import { withAcceptEncoding } from '../../src/http/server/vary.ts';
+import { withAcceptEncoding } from '../../src/http/server/plugins/vary.ts';
 import { type TestApp, openTestApp, testConfig } from '../support/app.ts';
 
 /**

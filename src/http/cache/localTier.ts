@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ContentEncoding } from '../compression.ts';
-import { type Answer, answerBytes } from '../answer.ts';
+import { type Answer, answerBytes } from '../answer/answer.ts';
 
 export interface LocalEntry {
   answer: Answer;

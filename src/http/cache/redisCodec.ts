@@ -4,7 +4,7 @@
  */
 import { promisify } from 'node:util';
 import { constants, gunzipSync, gzip, gzipSync } from 'node:zlib';
-import type { Answer } from '../answer.ts';
+import type { Answer } from '../answer/answer.ts';
 
 /** The reference's cache.response.compressThreshold. */
 export const COMPRESS_THRESHOLD = 150;

@@ -9,14 +9,14 @@
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
-import type { Answer, ComputedAnswer } from '../answer.ts';
+import type { Answer, ComputedAnswer } from '../answer/answer.ts';
 import { decodeAnswer, encodeAnswer } from './redisCodec.ts';
 import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';
 import { type LocalEntry, LocalTier } from './localTier.ts';
 import { type CacheMetrics, type CacheMetricsFamily, cacheMetrics } from './metrics.ts';
-import { type Based, indexedThrough, pinnedCompute } from './pinned.ts';
+import { type Based, indexedThrough, pinnedCompute } from './settledCompute.ts';
 import { RedisTier } from './redisTier.ts';
 
 /** An answer the in-process tier holds, as it is served now, and the route that computed it. */

@@ -5,8 +5,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/config.ts';
-import { answerOf } from '../answer.ts';
-import { indexedThrough } from '../cache/pinned.ts';
+import { answerOf } from '../answer/answer.ts';
+import { indexedThrough } from '../cache/settledCompute.ts';
 import { answerForm } from '../request/accept.ts';
 import { parseQuery } from '../request/query.ts';
 import { rawPath, rawSearch, rawSegments } from '../request/target.ts';
@@ -18,7 +18,7 @@ import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal, sendRe
 import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';
 import type { Networks } from './networks.ts';
 import { linkOrigin } from './origin.ts';
-import { sendAnswer } from './respond.ts';
+import { sendAnswer } from '../answer/respond.ts';
 
 /** The body of HEAD's NDJSON answer: its headers alone. */
 async function* emptyLines(): AsyncGenerator<string> {}

@@ -25,8 +25,8 @@ import { SYNC_COMPRESSION_MAX, encodingFor } from '../compression.ts';
 import type { ResponseCache } from '../cache/responseCache.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
 import { UrlIdentities } from '../cache/urlIdentities.ts';
-import { JSON_TYPE } from './respond.ts';
-import { withAcceptEncoding } from './vary.ts';
+import { JSON_TYPE } from '../answer/respond.ts';
+import { withAcceptEncoding } from './plugins/vary.ts';
 import { answerForm } from '../request/accept.ts';
 
 export interface FastPathOptions {

@@ -13,7 +13,7 @@ import { hostProblem } from '../request/host.ts';
 import { targetAuthority } from '../request/target.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
-import { JSON_TYPE } from './respond.ts';
+import { JSON_TYPE } from '../answer/respond.ts';
 
 /** The last Host found well formed: most requests repeat it, and skip the pattern. */
 let wellFormed = '';

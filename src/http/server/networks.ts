@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { isNetworkName } from '../../config/networks.ts';
 import type { Db } from '../../db/db.ts';
-import { type PinnedCompute, pinnedCompute } from '../cache/pinned.ts';
+import { type PinnedCompute, pinnedCompute } from '../cache/settledCompute.ts';
 import { type ResponseCache, createResponseCache } from '../cache/responseCache.ts';
 import type { CacheMetricsFamily } from '../cache/metrics.ts';
 import { ClientError } from '../request/errors.ts';

@@ -30,9 +30,9 @@ import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './l
 import { capConnections } from './load/connectionCap.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
-import { sendError } from './respond.ts';
+import { sendError } from '../answer/respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
-import { registerVary } from './vary.ts';
+import { registerVary } from './plugins/vary.ts';
 
 /**
  * The compilers of the contract routes: their schemas only document. The handlers check the raw

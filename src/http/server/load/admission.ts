@@ -33,7 +33,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
 import { errorBody } from '../../request/errors.ts';
 import { targetPath } from '../../request/target.ts';
-import { JSON_TYPE } from '../respond.ts';
+import { JSON_TYPE } from '../../answer/respond.ts';
 import type { PoolQueue } from '../../../db/poolQueue.ts';
 import { QueueWaitLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';

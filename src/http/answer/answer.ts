@@ -5,8 +5,8 @@
  * exactly as for a fresh answer.
  */
 import { hash } from 'node:crypto';
-import { Encoded, JsonText, toJson } from '../format/json.ts';
-import type { Page } from './route.ts';
+import { Encoded, JsonText, toJson } from '../../format/json.ts';
+import type { Page } from '../route.ts';
 
 export interface Answer {
   status: 200 | 206;

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Answer, weakEtag } from '../answer.ts';
+import { type Answer, weakEtag } from './answer.ts';
 import { errorBody } from '../request/errors.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -11,8 +11,8 @@
  * trip) or during a network cut (where it waited out the connection timeout before a request that
  * reads nothing could answer). A failing read makes no answer final until the next.
  */
-import type { Db } from '../../db/db.ts';
-import { sql } from '../../db/sql.ts';
+import type { Db } from './db.ts';
+import { sql } from './sql.ts';
 
 const REFRESH_MS = 1000;
 

@@ -11,7 +11,7 @@ import type { Db } from '../../db/db.ts';
 import { withPin } from '../../db/pin.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ReadBasis } from './lifetime.ts';
-import { type Settled, SettledMemo, readSettled } from './settled.ts';
+import { type Settled, SettledMemo, readSettled } from '../../db/settled.ts';
 
 /** What `work` returned, and what its reads tell of its finality. */
 export interface Based<T> {
