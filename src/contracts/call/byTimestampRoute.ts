@@ -17,7 +17,7 @@ export const callByTimestampRoute: Route = {
   async handler({ config, db, query, params }) {
     const { contract, timestamp } = parseCallByTimestampParams(params.contractId!, params.timestamp!, query, config);
     const contractId = await resolveContract(db, contract);
-    // a call that happened is history: final at once
-    return { ...(await callPage(db, timestamp, contractId, contractId)), immutableAfter: 0n };
+    // a call that happened is history: settled at once
+    return { ...(await callPage(db, timestamp, contractId, contractId)), settledAfter: 0n };
   },
 };

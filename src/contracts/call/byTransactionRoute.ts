@@ -22,8 +22,8 @@ export const callByTransactionRoute: Route = {
     if (transaction.kind === 'hash') {
       const match = await findByHash(db, transaction.hash);
       if (match === undefined) throw notFound();
-      // the earliest transaction with this hash: a later one cannot displace it, so final at once
-      return { ...(await callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n)), immutableAfter: 0n };
+      // the earliest transaction with this hash: a later one cannot displace it, so settled at once
+      return { ...(await callPage(db, BigInt(match.consensus_timestamp), BigInt(match.entity_id), 0n)), settledAfter: 0n };
     }
     // a valid start beyond the int64 range can match no transaction (the reference overflows: 503)
     const latestNs = latestConsensusNs(transaction.validStartNs, config);
@@ -35,6 +35,6 @@ export const callByTransactionRoute: Route = {
     if (matches.length === 0 || (matches.length > 1 && matches.some((m) => !CONTRACT_TYPES.has(m.type)))) throw notFound();
     if (matches.length > 1) throw new Error(`${matches.length} contract transactions share the transaction id ${params.transactionIdOrHash}`);
     // another transaction with this id (making it 404) can still come until its window has passed
-    return { ...(await callPage(db, BigInt(matches[0]!.consensus_timestamp), transaction.payer, 0n)), immutableAfter: latestNs };
+    return { ...(await callPage(db, BigInt(matches[0]!.consensus_timestamp), transaction.payer, 0n)), settledAfter: latestNs };
   },
 };

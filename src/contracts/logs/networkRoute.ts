@@ -32,8 +32,8 @@ interface LogsPage {
   order: Paging['order'];
   /** The values of the next-page link, or null when there is none. */
   linkValues: Array<[string, LastValue]> | null;
-  /** Page.immutableAfter: the timestamp range's capped end (not for a lookup by transaction hash). */
-  immutableAfter?: bigint;
+  /** Page.settledAfter: the timestamp range's capped end (not for a lookup by transaction hash). */
+  settledAfter?: bigint;
 }
 
 export const networkLogsRoute: Route = {
@@ -57,7 +57,7 @@ export const networkLogsRoute: Route = {
     if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
     const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
     const listing = listingPage('logs', page.logs, next, logJson);
-    return page.immutableAfter === undefined ? listing : { ...listing, immutableAfter: page.immutableAfter };
+    return page.settledAfter === undefined ? listing : { ...listing, settledAfter: page.settledAfter };
   },
 };
 
@@ -76,8 +76,8 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
 
   let timestamp: LogFilters['timestamp'];
   let bound: bigint | undefined;
-  // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never final
-  let immutableAfter: bigint | undefined;
+  // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never settled
+  let settledAfter: bigint | undefined;
   if (hash !== undefined) {
     let range = emptyRange<bigint>();
     for (const c of conditions) range = narrow(range, c.operator, c.value, INT64);
@@ -95,7 +95,7 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
     });
     const { range } = normalized;
     bound = normalized.next;
-    immutableAfter = normalized.upperBound;
+    settledAfter = normalized.upperBound;
     timestamp = {};
     if (range.eq !== undefined) timestamp.equal = filter('eq', range.eq[0]!);
     if (range.lower) timestamp.lower = filter('gte', range.lower.value);
@@ -121,7 +121,7 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
   const blocks = pageBlocks(rows);
   const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
   const result: LogsPage = { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
-  if (immutableAfter !== undefined) result.immutableAfter = immutableAfter;
+  if (settledAfter !== undefined) result.settledAfter = settledAfter;
   return result;
 }
 

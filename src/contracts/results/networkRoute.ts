@@ -48,10 +48,10 @@ export const networkResultsRoute: Route = {
       now: now(),
       firstTransaction: () => findFirstTransaction(db),
     });
-    // final once the network is past the range's end; a sender given by address is resolved
+    // settled once the network is past the range's end; a sender given by address is resolved
     // through the entity table, and is left out of that rule
     const settle = (page: Page): Page =>
-      upperBound === undefined || query.senders.some((s) => s.sender.kind !== 'id') ? page : { ...page, immutableAfter: upperBound };
+      upperBound === undefined || query.senders.some((s) => s.sender.kind !== 'id') ? page : { ...page, settledAfter: upperBound };
     if (timestamp.empty || sender.empty) return settle(EMPTY);
 
     const rows = await findResults<DetailedResultRow>(db, {

@@ -13,7 +13,7 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
-/** Content type and ETag; Vary is the compression stage's (vary.ts). */
+/** Content type and ETag; Vary is the compression stage's (server/plugins/vary.ts). */
 function common(reply: FastifyReply, body: Buffer, etag = weakEtag(body)): string {
   reply.header('content-type', JSON_TYPE).header('etag', etag);
   return etag;

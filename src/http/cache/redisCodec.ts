@@ -1,5 +1,5 @@
 /**
- * An answer (../answer.ts) as one Redis value: a JSON line with its fields, then the body (gzipped
+ * An answer (../answer/answer.ts) as one Redis value: a JSON line with its fields, then the body (gzipped
  * when cache.response.compress is on and the body has at least 150 bytes, as the reference stores it).
  */
 import { promisify } from 'node:util';

@@ -72,7 +72,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
   return async (route, request, reply, url, path = rawPath(url)) => {
     const network = networks.of(request.raw);
     if (network === undefined) throw networks.unknown(request.raw);
-    const { config, db, cache, pinned } = network;
+    const { config, db, cache, settledCompute } = network;
     const query = parseQuery(rawSearch(url));
     // only the host that picked this network, and only with includeHostInLink
     const linkBase = config.response.includeHostInLink ? linkOrigin(request.protocol, networks.hostOf(request.raw), config.port) : '';
@@ -89,7 +89,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
         return streams.serve(request, reply, events, place);
       });
     }
-    if (form === 'ndjson' && pinned) {
+    if (form === 'ndjson' && settledCompute) {
       // the whole range (an addition): no page size, the reads take pages of their own (a `limit` the
       // route would reject is left for it to reject); never through the response cache
       return inPlace('ndjson', true, request, reply, async (place) => {
@@ -99,7 +99,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
         const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
         const listing = { ...route, listing: route.listing! };
         const { maxItems, pageSize } = config.additions.ndjson;
-        const { value: lines, basis } = await pinned((stay) =>
+        const { value: lines, basis } = await settledCompute((stay) =>
           ndjsonLines({
             route: listing,
             context: { ...context, config: ndjsonConfig(config) },
@@ -120,8 +120,8 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     }
     const compute = async () => answerOf(await route.handler(context), cacheControl);
     if (!cache) {
-      if (!pinned) return sendAnswer(request, reply, await compute());
-      const { value, basis } = await pinned(compute);
+      if (!settledCompute) return sendAnswer(request, reply, await compute());
+      const { value, basis } = await settledCompute(compute);
       const header = indexedThrough(basis);
       return sendAnswer(request, reply, header === undefined ? value : { ...value, indexedThrough: header });
     }
