@@ -21,7 +21,7 @@ import { MOUNT, answering } from './answering.ts';
 import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
-import { type FastPath, fastPath } from './fastPath.ts';
+import { type FastPath, fastPath } from './cacheHits.ts';
 import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -65,7 +65,7 @@ const hasEmptyParam = (params: unknown): boolean => Object.values(params as Reco
 
 /**
  * Puts `front` before Fastify's handler on the app's server: the requests it answers (returning
- * true) never reach the router (fastPath.ts). Call it before anything else listens for
+ * true) never reach the router (cacheHits.ts). Call it before anything else listens for
  * requests: Fastify attached its handler as the server's only `request` listener.
  */
 function answerBeforeRouting(app: FastifyInstance, front: FastPath): void {
