@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -21,7 +20,8 @@ import { MOUNT, answering } from './answering.ts';
 import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
-import { type FastPath, fastPath } from './cacheHits.ts';
+import { cacheHits } from './cacheHits.ts';
+import { type BeforeRouting, answerBeforeRouting } from './beforeRouting.ts';
 import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -63,30 +63,6 @@ const EMPTY_SEGMENT_LISTING = /^\/api\/v1\/contracts\/\/$/i;
 
 const hasEmptyParam = (params: unknown): boolean => Object.values(params as Record<string, string>).some((v) => v === '');
 
-/**
- * Puts `front` before Fastify's handler on the app's server: the requests it answers (returning
- * true) never reach the router (cacheHits.ts). Call it before anything else listens for
- * requests: Fastify attached its handler as the server's only `request` listener.
- */
-function answerBeforeRouting(app: FastifyInstance, front: FastPath): void {
-  const server = app.server;
-  const [routing, ...others] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
-  if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
-  server.removeListener('request', routing);
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    let answered: boolean;
-    try {
-      answered = front(request, response);
-    } catch (err) {
-      // never a crash: before anything was sent the full path answers; after, the answer stands
-      app.log.error({ err, url: request.url }, 'answer before routing failed');
-      answered = response.headersSent;
-      if (answered && !response.writableEnded) response.destroy();
-    }
-    if (!answered) routing(request, response);
-  });
-}
-
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
@@ -117,17 +93,17 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     },
   }) as unknown as FastifyInstance;
   /** Refuses a malformed Host before anything else, once the metrics exist (below). */
-  let refuseHost: FastPath | undefined;
+  let refuseHost: BeforeRouting | undefined;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
-  let fastPathHits: FastPath | undefined;
+  let serveHits: BeforeRouting | undefined;
   /** Sheds before routing (load/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
   answerBeforeRouting(
     app,
     (request, response) =>
       (refuseHost !== undefined && refuseHost(request, response)) ||
-      (fastPathHits !== undefined && fastPathHits(request, response)) ||
-      (admit !== undefined && admit.front(request, response)),
+      (serveHits !== undefined && serveHits(request, response)) ||
+      (admit !== undefined && admit.beforeRouting(request, response)),
   );
   const { pressure } = config.server;
   capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
@@ -215,7 +191,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
   refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
   if (cacheRegistries.length > 0) {
-    fastPathHits = fastPath({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
+    serveHits = cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
   const answer = answering({ networks: served, streams, limits, clock });

@@ -67,7 +67,7 @@ export interface AdmissionOptions {
 
 export interface Admission {
   /** Before routing: true when it answered the request (shed). */
-  front(request: IncomingMessage, response: ServerResponse): boolean;
+  beforeRouting(request: IncomingMessage, response: ServerResponse): boolean;
   /** Counts a shed that happened elsewhere (connections beyond the cap). */
   count(reason: ShedReason): void;
   /** Sends every held answer (with Connection: close). */
@@ -177,7 +177,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     return true;
   };
 
-  const front = (request: IncomingMessage, response: ServerResponse): boolean => {
+  const beforeRouting = (request: IncomingMessage, response: ServerResponse): boolean => {
     // the path the router routes by (that of a target in absolute form too)
     const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
@@ -204,7 +204,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
 
   return {
-    front,
+    beforeRouting,
     count,
     flush: () => pacer.flush(true),
     stop: () => {
