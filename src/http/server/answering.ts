@@ -33,7 +33,8 @@ export const MOUNT = '/api/v1/contracts';
  */
 const headerKeyMatches = (path: string): boolean => path.startsWith(MOUNT);
 
-export type Answer = (route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path?: string) => Promise<unknown>;
+/** Answers a routed request with `route` (`path`: the path the route sees, when not the request's own). */
+export type AnswerRoute = (route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path?: string) => Promise<unknown>;
 
 export interface AnsweringOptions {
   networks: Networks;
@@ -42,7 +43,7 @@ export interface AnsweringOptions {
   clock: () => bigint;
 }
 
-export function answering({ networks, streams, limits, clock }: AnsweringOptions): Answer {
+export function answering({ networks, streams, limits, clock }: AnsweringOptions): AnswerRoute {
   /** The reads of an NDJSON answer take pages of additions.ndjson.pageSize (the listings cap `limit` at response.limit.max). */
   const ndjsonConfigs = new Map<Config, Config>();
   const ndjsonConfig = (config: Config): Config => {

@@ -194,7 +194,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     serveHits = cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
-  const answer = answering({ networks: served, streams, limits, clock });
+  const answerRoute = answering({ networks: served, streams, limits, clock });
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app, served.named ? served.all.map((n) => n.name!) : []);
   registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);
@@ -207,9 +207,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
           // The reference's router matches no route with an empty path segment, except that its
           // contracts listing also answers `/api/v1/contracts//` (its mount path, then `//`).
           if (!listing || !EMPTY_SEGMENT_LISTING.test(rawPath(url))) return sendError(reply, 404, NOT_FOUND);
-          return answer(listing, request, reply, url, rawPath(url).slice(0, -2));
+          return answerRoute(listing, request, reply, url, rawPath(url).slice(0, -2));
         }
-        return answer(route, request, reply, url);
+        return answerRoute(route, request, reply, url);
       });
     }
   });
