@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
-import { actionsRoute } from './contracts/actions/route.ts';
-import { contractRoute } from './contracts/contract/lookupRoute.ts';
+import { actionsRoute } from './contracts/actions/actionsRoute.ts';
+import { contractLookupRoute } from './contracts/contract/lookupRoute.ts';
 import { contractLogsRoute } from './contracts/logs/contractRoute.ts';
-import { contractsRoute } from './contracts/contract/listingRoute.ts';
+import { contractListingRoute } from './contracts/contract/listingRoute.ts';
 import { contractResultsRoute } from './contracts/results/contractRoute.ts';
 import { networkLogsRoute } from './contracts/logs/networkRoute.ts';
 import { networkResultsRoute } from './contracts/results/networkRoute.ts';
-import { resultByTimestampRoute } from './contracts/call/byTimestampRoute.ts';
-import { contractStateRoute } from './contracts/state/route.ts';
-import { resultByTransactionRoute } from './contracts/call/byTransactionRoute.ts';
+import { callByTimestampRoute } from './contracts/call/byTimestampRoute.ts';
+import { stateRoute } from './contracts/state/stateRoute.ts';
+import { callByTransactionRoute } from './contracts/call/byTransactionRoute.ts';
 import type { Db } from './db/db.ts';
 import { type Route } from './http/route.ts';
 import { buildApp } from './http/server/server.ts';
@@ -18,16 +18,16 @@ import type { NetworkSource } from './http/server/networks.ts';
 
 /** Every endpoint of the service, in routing order. */
 export const routes: Route[] = [
-  contractRoute,
+  contractLookupRoute,
   contractResultsRoute,
   contractLogsRoute,
-  resultByTimestampRoute,
-  resultByTransactionRoute,
+  callByTimestampRoute,
+  callByTransactionRoute,
   networkResultsRoute,
   networkLogsRoute,
-  contractStateRoute,
+  stateRoute,
   actionsRoute,
-  contractsRoute,
+  contractListingRoute,
 ];
 
 /**

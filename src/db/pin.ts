@@ -3,7 +3,7 @@
  * goes to the next server of the rotation; work run under a pin sends all of its statements (and
  * those of anything it starts) to the server the pin was taken on, so that they see one server's
  * data, which only grows. The response cache pins each answer it computes and reads the newest
- * record file there first (src/http/cache/pinned.ts). The pin travels with the work through
+ * record file there first (src/http/cache/settledCompute.ts). The pin travels with the work through
  * AsyncLocalStorage: the routes keep their one Db, whose identity per-database memos key on.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -1,7 +1,7 @@
 /**
  * Content-encoding of answers (response.compression): the options @fastify/compress is registered
  * with, and the same negotiation and compression for the copies the in-process cache tier keeps
- * (fastPath.ts), so that a compressed hit sent before routing is byte for byte what the plugin
+ * (cacheHits.ts), so that a compressed hit sent before routing is byte for byte what the plugin
  * would have produced.
  */
 import type { IncomingHttpHeaders } from 'node:http';

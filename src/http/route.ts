@@ -19,6 +19,8 @@ export interface RequestContext {
   path: string;
   /** Decoded path parameters. */
   params: Record<string, string>;
+  /** The route's path segments as sent, undecoded (request/target.ts, rawSegments). */
+  rawSegments: Record<string, string>;
   /** Prefix for pagination links: "" or "<protocol>://<host>:<port>" with response.includeHostInLink. */
   linkBase: string;
   /** The current time in ns since the epoch (a test clock may replace the system's). */
@@ -36,11 +38,11 @@ export interface Page {
   next?: string | null;
   status?: 200 | 206;
   /**
-   * Set where it is certain: the answer can no longer change once the newest record file ends at or
-   * after this consensus timestamp (ns; 0n: it is final already). The response cache then keeps it
-   * for cache.response.immutableMaxAge instead of its max-age.
+   * Set where it is certain: the answer is settled (can no longer change) once the newest record
+   * file ends at or after this consensus timestamp (ns; 0n: settled already). The response cache
+   * then keeps it for cache.response.immutableMaxAge instead of its max-age.
    */
-  immutableAfter?: bigint;
+  settledAfter?: bigint;
 }
 
 export type Handler = (ctx: RequestContext) => Promise<Page>;

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config.ts';
-import { contractRoute } from '../../src/contracts/contract/lookupRoute.ts';
+import { contractLookupRoute } from '../../src/contracts/contract/lookupRoute.ts';
 import { rootCause } from '../../src/db/db.ts';
 import { TABLES_READ } from '../../src/db/readiness.ts';
 import { DatabaseStatus, registerDatabaseStatus } from '../../src/db/status.ts';
@@ -92,7 +92,7 @@ test('readiness answers 503 at once while the watch has not found the database r
   const { lines, logger } = capture();
   const watch = watchDatabase(db, { logger, describe: () => 'down', firstDelayMs: 60_000 });
   await watch.firstCheck(1_000);
-  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db, routes: [contractRoute], logger });
+  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db, routes: [contractLookupRoute], logger });
   try {
     const before = queries;
     const readiness = await app.inject('/health/readiness');

@@ -7,7 +7,7 @@ import { toJson, utf8Join } from '../../src/format/json.ts';
 import { compareDecimal } from '../../src/format/decimal.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
-import { weakEtag } from '../../src/http/answer.ts';
+import { weakEtag } from '../../src/http/answer/answer.ts';
 
 test('entity ids', () => {
   assert.equal(entityIdToString('5001'), '0.0.5001');

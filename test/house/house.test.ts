@@ -1,7 +1,9 @@
 /**
  * The house check: the import graph of src/ has no circle, no file imports a higher layer than its
  * own, no route family imports another (they share through src/contracts/common, which imports
- * none of them), and no file is over 300 lines. docs/architecture.md draws the same layers.
+ * none of them), and no file is over 300 lines. Every route family has the same five kinds of file
+ * (params, query, view, schema, <name>Route.ts), and no route file imports another; file names are
+ * camelCase. docs/architecture.md draws the same layers.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -18,9 +20,9 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/db/'],
   ['src/demo/', 'src/http/request/', 'src/http/docs/', 'src/http/compression.ts'],
   ['src/http/route.ts'],
-  ['src/http/answer.ts'],
+  ['src/http/answer/'],
   ['src/http/cache/'],
-  ['src/http/server/respond.ts', 'src/http/server/rawAnswer.ts', 'src/http/server/routeFlags.ts', 'src/http/server/origin.ts'],
+  ['src/http/server/routeFlags.ts', 'src/http/server/origin.ts'],
   ['src/http/server/plugins/', 'src/http/server/load/'],
   ['src/http/server/'],
   ['src/contracts/common/'],
@@ -119,4 +121,40 @@ test('house: every file is in a layer, and none is over 300 lines', () => {
   const long = files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8').split('\n').length - 1] as const).filter(([, n]) => n > 300);
   assert.deepEqual(long, []);
   for (const f of files) layerOf(f);
+});
+
+/** The route families: every folder of src/contracts/ but common. */
+const families = [...new Set(files.map(familyOf).filter((f): f is string => f !== undefined && f !== 'common'))].sort();
+const isRouteFile = (file: string): boolean => /Route\.ts$/.test(file);
+
+test('house: every route family has params, query, view, schema and <name>Route.ts files', () => {
+  const missing: string[] = [];
+  for (const family of families) {
+    const own = files.filter((f) => f.startsWith(`src/contracts/${family}/`)).map((f) => f.slice(`src/contracts/${family}/`.length));
+    for (const kind of ['params.ts', 'query.ts', 'view.ts', 'schema.ts']) if (!own.includes(kind)) missing.push(`${family}/${kind}`);
+    if (!own.some((f) => !f.includes('/') && isRouteFile(f))) missing.push(`${family}/<name>Route.ts`);
+  }
+  assert.deepEqual(families, ['actions', 'call', 'contract', 'logs', 'results', 'state']);
+  assert.deepEqual(missing, []);
+});
+
+test('house: a route file is named <name>Route.ts, exports a Route, and imports no other route file', () => {
+  const wrong: string[] = [];
+  for (const file of files.filter((f) => familyOf(f) !== undefined && familyOf(f) !== 'common')) {
+    const exportsRoute = /export const \w+Route: Route\b/.test(readFileSync(join(ROOT, file), 'utf8'));
+    if (exportsRoute && !/\/[a-z][A-Za-z]*Route\.ts$/.test(file)) wrong.push(`${file} exports a route but is not named <name>Route.ts`);
+    if (isRouteFile(file) && !exportsRoute) wrong.push(`${file} is named as a route but exports none`);
+    for (const target of graph.get(file) ?? []) if (isRouteFile(file) && isRouteFile(target)) wrong.push(`${file} imports ${target}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('house: file names in src/ and test/ are camelCase', () => {
+  const named = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? [relative(ROOT, path), ...named(path)] : name.endsWith('.ts') ? [relative(ROOT, path)] : [];
+    });
+  const wrong = [...named(SRC), ...named(join(ROOT, 'test'))].filter((path) => !/^[a-z][A-Za-z0-9]*(\.test)?(\.ts)?$/.test(path.split('/').pop()!));
+  assert.deepEqual(wrong, []);
 });

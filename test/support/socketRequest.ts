@@ -1,7 +1,7 @@
 /**
  * One request over a connection of its own (Node's HTTP client, no agent): what arrives on the
  * wire, headers in their order and case included. For the paths app.inject never takes, such as the
- * cache hits sent before routing (src/http/server/fastPath.ts).
+ * cache hits sent before routing (src/http/server/cacheHits.ts).
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 

@@ -3,21 +3,21 @@
  * name any entity involved in the transaction (the payer, the sender, a called contract).
  */
 import type { Route } from '../../http/route.ts';
-import { callPage } from './page.ts';
+import { callPage } from './callPage.ts';
 import { resolveContract } from '../common/resolve.ts';
-import { parseResultByTimestampParams } from './params.ts';
-import { resultByTimestampSchema } from './schema.ts';
+import { parseCallByTimestampParams } from './params.ts';
+import { callByTimestampSchema } from './schema.ts';
 
-export const resultByTimestampRoute: Route = {
+export const callByTimestampRoute: Route = {
   // Only a timestamp of digits and dots reaches this route (else 404), as in the reference.
   path: '/api/v1/contracts/:contractId/results/:timestamp(^[0-9.]+$)',
   pattern: '/api/v1/contracts/:contractId/results/:consensusTimestamp([0-9.]+)',
   cacheControl: 'public, max-age=600',
-  schema: resultByTimestampSchema,
+  schema: callByTimestampSchema,
   async handler({ config, db, query, params }) {
-    const { contract, timestamp } = parseResultByTimestampParams(params.contractId!, params.timestamp!, query, config);
+    const { contract, timestamp } = parseCallByTimestampParams(params.contractId!, params.timestamp!, query, config);
     const contractId = await resolveContract(db, contract);
-    // a call that happened is history: final at once
-    return { ...(await callPage(db, timestamp, contractId, contractId)), immutableAfter: 0n };
+    // a call that happened is history: settled at once
+    return { ...(await callPage(db, timestamp, contractId, contractId)), settledAfter: 0n };
   },
 };

@@ -2,7 +2,7 @@
 import { BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, errorResponse, NOT_FOUND, ok, SERVICE_UNAVAILABLE, TIMESTAMP_PATH, TRANSACTION_ID_OR_HASH } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
-export const resultByTimestampSchema: RouteSchema = {
+export const callByTimestampSchema: RouteSchema = {
   operationId: 'getContractResultByIdAndTimestamp',
   summary: 'Get the contract result from a contract on the network executed at a given timestamp',
   description:
@@ -25,7 +25,7 @@ export const resultByTimestampSchema: RouteSchema = {
 
 /** The documentation of GET /api/v1/contracts/results/{transactionIdOrHash}. */
 
-export const resultByTransactionSchema: RouteSchema = {
+export const callByTransactionSchema: RouteSchema = {
   operationId: 'getContractResultByTransactionIdOrHash',
   summary: 'Get the contract result from a contract on the network for a given transactionId or ethereum transaction hash',
   description:

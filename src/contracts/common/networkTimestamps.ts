@@ -32,7 +32,7 @@ export interface NetworkTimestamps {
   next?: bigint;
   /**
    * The highest timestamp the range can match when the conditions cap it (an upper bound or `eq`
-   * that takes effect), never the clock's `now`: once the network is final through it, so is the page.
+   * that takes effect), never the clock's `now`: once the network is settled through it, so is the page.
    */
   upperBound?: bigint;
 }
@@ -61,7 +61,7 @@ export async function normalizeTimestamps(conditions: readonly TimestampConditio
     lo = undefined;
     hi = undefined;
   }
-  // With bindTimestampRange, a range without eq is cut relative to the clock: never final.
+  // With bindTimestampRange, a range without eq is cut relative to the clock: never settled.
   const upperBound =
     eq.length > 0 ? eq.reduce((a, b) => (a > b ? a : b)) : hi !== undefined && hi !== 0n && !bind.enabled ? hi : undefined;
   let next: bigint | undefined;

@@ -14,7 +14,7 @@ import { factStore } from '../../db/facts.ts';
 import { dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
-import { SettledMemo, readSettled } from '../../http/cache/settled.ts';
+import { SettledMemo, readSettled } from '../../db/settled.ts';
 
 /** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive) or `through` (inclusive), each where given. */
 export interface Part {

@@ -10,13 +10,13 @@ import { resolveContract } from '../common/resolve.ts';
 import { contractRef, parseContractsParams } from './params.ts';
 import { findContracts } from './query.ts';
 import { contractSummary } from './view.ts';
-import { contractsSchema } from './schema.ts';
+import { contractListingSchema } from './schema.ts';
 
-export const contractsRoute: Route = {
+export const contractListingRoute: Route = {
   path: '/api/v1/contracts',
   listing: 'contracts',
   cacheControl: 'public, max-age=10',
-  schema: contractsSchema,
+  schema: contractListingSchema,
   async handler(request) {
     const { config, db } = request;
     const { contractIds, paging } = parseContractsParams(request.query, config);

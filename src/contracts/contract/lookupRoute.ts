@@ -5,12 +5,12 @@ import type { Route } from '../../http/route.ts';
 import { parseContractParams } from './params.ts';
 import { findContract } from './query.ts';
 import { contractJson, contractView, fileBytecodeText } from './view.ts';
-import { contractSchema } from './schema.ts';
+import { contractLookupSchema } from './schema.ts';
 
-export const contractRoute: Route = {
+export const contractLookupRoute: Route = {
   path: '/api/v1/contracts/:contractId',
   cacheControl: 'public, max-age=1',
-  schema: contractSchema,
+  schema: contractLookupSchema,
   async handler({ config, db, query, params }) {
     const { contract, timestamps } = parseContractParams(params.contractId!, query, config);
     const rows = await findContract(db, contract, timestamps);

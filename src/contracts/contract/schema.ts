@@ -3,7 +3,7 @@ import { ALL_OPERATORS, BAD_REQUEST, CONTRACT_ID_OR_ADDRESS, LIMIT, NOT_FOUND, o
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
 /** GET /api/v1/contracts/{contractIdOrAddress} */
-export const contractSchema: RouteSchema = {
+export const contractLookupSchema: RouteSchema = {
   operationId: 'getContract',
   summary: 'Get contract by id',
   description:
@@ -26,7 +26,7 @@ export const contractSchema: RouteSchema = {
 };
 
 /** GET /api/v1/contracts */
-export const contractsSchema: RouteSchema = {
+export const contractListingSchema: RouteSchema = {
   operationId: 'getContracts',
   summary: 'List contract entities on network',
   description: 'Returns a list of all contract entity items on the network, without their bytecodes.',

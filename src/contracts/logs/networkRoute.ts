@@ -4,7 +4,6 @@
  */
 import type { Config } from '../../config/config.ts';
 import { INT64, emptyRange, narrow } from '../../db/range.ts';
-import { formatTimestamp } from '../../format/timestamp.ts';
 import { notFound } from '../../http/request/errors.ts';
 import { type LastValue, nextLink, nextQuery } from '../../http/request/links.ts';
 import { type Paging, listingPage, paging } from '../../http/request/listing.ts';
@@ -12,9 +11,9 @@ import type { Filter } from '../../http/request/filters.ts';
 import { type ParsedQuery, decodedSegment } from '../../http/request/query.ts';
 import type { RequestContext, Route } from '../../http/route.ts';
 import { type LogFilters, hasRange, queryBoxes, topicValues } from './params.ts';
-import { lastValues } from './contractRoute.ts';
+import { linkValues } from './links.ts';
 import { type LogView, logJson, logView } from './view.ts';
-import { parseResultByTransactionParams } from '../common/transactionPath.ts';
+import { parseTransactionPath } from '../common/transactionPath.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { resolveContracts } from '../common/resolve.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
@@ -33,8 +32,8 @@ interface LogsPage {
   order: Paging['order'];
   /** The values of the next-page link, or null when there is none. */
   linkValues: Array<[string, LastValue]> | null;
-  /** Page.immutableAfter: the timestamp range's capped end (not for a lookup by transaction hash). */
-  immutableAfter?: bigint;
+  /** Page.settledAfter: the timestamp range's capped end (not for a lookup by transaction hash). */
+  settledAfter?: bigint;
 }
 
 export const networkLogsRoute: Route = {
@@ -48,7 +47,7 @@ export const networkLogsRoute: Route = {
     const { path } = incoming;
     // The router decodes the path and matches literal segments in any case; the reference does
     // neither (see byTransaction).
-    const [results, logsSegment] = path.replace(/\/$/, '').split('/').slice(-2) as [string, string];
+    const { results, logs: logsSegment } = incoming.rawSegments as { results: string; logs: string };
     if (results.includes('%') || (logsSegment !== 'logs' && decodedSegment(logsSegment) === 'logs')) throw notFound();
     if (logsSegment.includes('%')) byTransaction(decodedSegment(logsSegment), incoming.query, incoming.config);
     // block.number (an addition): the request for the blocks' consensus range instead
@@ -58,7 +57,7 @@ export const networkLogsRoute: Route = {
     if (logsSegment !== 'logs') byTransaction(logsSegment, page.linkValues ? nextQuery(query, page.order, page.linkValues) : query, config);
     const next = page.linkValues && nextLink(request.linkBase, path, query, page.order, page.linkValues);
     const listing = listingPage('logs', page.logs, next, logJson);
-    return page.immutableAfter === undefined ? listing : { ...listing, immutableAfter: page.immutableAfter };
+    return page.settledAfter === undefined ? listing : { ...listing, settledAfter: page.settledAfter };
   },
 };
 
@@ -77,8 +76,8 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
 
   let timestamp: LogFilters['timestamp'];
   let bound: bigint | undefined;
-  // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never final
-  let immutableAfter: bigint | undefined;
+  // a hash may be shared by a later (failed) transaction that an order=desc lookup would pick: never settled
+  let settledAfter: bigint | undefined;
   if (hash !== undefined) {
     let range = emptyRange<bigint>();
     for (const c of conditions) range = narrow(range, c.operator, c.value, INT64);
@@ -96,7 +95,7 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
     });
     const { range } = normalized;
     bound = normalized.next;
-    immutableAfter = normalized.upperBound;
+    settledAfter = normalized.upperBound;
     timestamp = {};
     if (range.eq !== undefined) timestamp.equal = filter('eq', range.eq[0]!);
     if (range.lower) timestamp.lower = filter('gte', range.lower.value);
@@ -122,24 +121,8 @@ async function networkLogs(request: RequestContext, empty = false): Promise<Logs
   const blocks = pageBlocks(rows);
   const logs = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
   const result: LogsPage = { logs, order, linkValues: linkValues(bounds, page, logs, bound) };
-  if (immutableAfter !== undefined) result.immutableAfter = immutableAfter;
+  if (settledAfter !== undefined) result.settledAfter = settledAfter;
   return result;
-}
-
-/**
- * The next link's values, from the user's own bounds: none for a short
- * page or a single-log request, unless the bound range was cut (then the timestamp is the cut,
- * inclusive, and the index still the last log's). A cut range with an empty page has no last log:
- * no link here (the reference fails with 500).
- */
-export function linkValues(bounds: LogFilters, { limit }: Paging, logs: readonly LogView[], bound: bigint | undefined): Array<[string, LastValue]> | null {
-  const isEnd = logs.length < limit;
-  if (bound === undefined && (isEnd || (bounds.timestamp.equal && bounds.index.equal))) return null;
-  const last = logs[logs.length - 1];
-  if (last === undefined) return null;
-  const values = lastValues(bounds, last);
-  if (!isEnd || bound === undefined) return values;
-  return values.map(([key, value]) => (key === 'timestamp' ? [key, { ...value, value: formatTimestamp(bound)! }] : [key, value]));
 }
 
 /**
@@ -149,6 +132,6 @@ export function linkValues(bounds: LogFilters, { limit }: Paging, logs: readonly
  * `logs` is not in lower case; this route then has written its paging bounds into the query.
  */
 function byTransaction(segment: string, query: ParsedQuery, config: Config): never {
-  parseResultByTransactionParams(segment, query, config);
+  parseTransactionPath(segment, query, config);
   throw notFound();
 }

@@ -3,35 +3,20 @@
  * default. Checks run in the reference's order: path syntax, query validation, contract
  * resolution, `from` addresses, block, then the query.
  */
-import type { Config } from '../../config/config.ts';
-import type { Db } from '../../db/db.ts';
-import { INT64, type Range, emptyRange, narrow } from '../../db/range.ts';
+import { INT64, narrow } from '../../db/range.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { contractListingRef, parseContractPath } from '../../http/request/contract.ts';
 import type { Route } from '../../http/route.ts';
-import { resolveContract, resolveSender } from '../common/resolve.ts';
+import { resolveContract } from '../common/resolve.ts';
 import { withBlockRange } from '../common/blockRange.ts';
-import { type BlockFilter, type ResultsParams, parseResultsParams, refuseResultsTimestamps, transactionIndexes } from './params.ts';
-import { type BlockRange, findBlockByHashPrefix, findBlockByNumber, findResults } from './query.ts';
+import { parseResultsParams, refuseResultsTimestamps, transactionIndexes } from './params.ts';
+import { findResults } from './query.ts';
+import { findBlock, senderRange } from './lookups.ts';
 import { topLevelMemo } from './topLevel.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { resultJson, resultView } from '../common/result.ts';
 import { contractResultsSchema } from './schema.ts';
 import { splitAt } from '../common/newestFirst.ts';
-
-/** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
-export async function senderRange(db: Db, senders: ResultsParams['senders'], config: Config): Promise<Range<bigint>> {
-  let range = emptyRange<bigint>();
-  for (const { operator, sender } of senders) {
-    const id = sender.kind === 'id' ? sender.id : await resolveSender(db, sender.hex, config);
-    range = narrow(range, operator, id, INT64);
-  }
-  return range;
-}
-
-/** The record file a block filter names, if any. */
-export const findBlock = (db: Db, block: BlockFilter): Promise<BlockRange | undefined> =>
-  block.kind === 'number' ? findBlockByNumber(db, block.value) : findBlockByHashPrefix(db, block.prefix);
 
 const EMPTY = listingPage('results', [], null);
 

@@ -6,12 +6,12 @@ import { formatTimestamp } from '../../format/timestamp.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import { nextLink } from '../../http/request/links.ts';
 import type { Page, Route } from '../../http/route.ts';
-import { findBlock, senderRange } from './contractRoute.ts';
+import { findBlock, senderRange } from './lookups.ts';
 import { transactionIndexes } from './params.ts';
 import type { DetailedResultRow } from '../common/detailedResult.ts';
 import { withBlockRange } from '../common/blockRange.ts';
 import { findFirstTransaction, normalizeTimestamps } from '../common/networkTimestamps.ts';
-import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
+import { checkResultsSegment, checkTimestampRange, parseNetworkResultsParams } from './params.ts';
 import { findPageExtras, findResults } from './query.ts';
 import { blocksByTimestamp, networkResultView } from './view.ts';
 import { networkResultsSchema } from './schema.ts';
@@ -25,7 +25,7 @@ export const networkResultsRoute: Route = {
   cacheControl: 'public, max-age=10',
   schema: networkResultsSchema,
   async handler(incoming) {
-    checkResultsPath(incoming.path);
+    checkResultsSegment(incoming.rawSegments.results!);
     // block.number ranges (an addition): the request for their consensus range instead
     const { request, empty } = await withBlockRange(incoming, true);
     const { config, db, now } = request;
@@ -48,10 +48,10 @@ export const networkResultsRoute: Route = {
       now: now(),
       firstTransaction: () => findFirstTransaction(db),
     });
-    // final once the network is past the range's end; a sender given by address is resolved
+    // settled once the network is past the range's end; a sender given by address is resolved
     // through the entity table, and is left out of that rule
     const settle = (page: Page): Page =>
-      upperBound === undefined || query.senders.some((s) => s.sender.kind !== 'id') ? page : { ...page, immutableAfter: upperBound };
+      upperBound === undefined || query.senders.some((s) => s.sender.kind !== 'id') ? page : { ...page, settledAfter: upperBound };
     if (timestamp.empty || sender.empty) return settle(EMPTY);
 
     const rows = await findResults<DetailedResultRow>(db, {

@@ -134,13 +134,12 @@ export function checkTimestampRange(params: ResultsParams): void {
 }
 
 /**
- * The raw path's last segment, which the router matched as `results` in any case and decoded: the
- * reference's contract-by-id route sees it first and lets only a lower-case `results` pass (400
- * `Invalid parameter: contractid` otherwise), and then its literal `results` route does not match a
+ * The `results` segment as sent, which the router matched in any case and decoded: the reference's
+ * contract-by-id route sees it first and lets only a lower-case `results` pass (400 `Invalid
+ * parameter: contractid` otherwise), and then its literal `results` route does not match a
  * percent-encoded one (404).
  */
-export function checkResultsPath(path: string): void {
-  const segment = path.replace(/\/$/, '').split('/').pop()!;
+export function checkResultsSegment(segment: string): void {
   if (segment === 'results') return;
   if (decodedSegment(segment) === 'results') throw notFound();
   throw badRequest(invalidParameter('contractid'));

@@ -8,7 +8,7 @@
  *
  * The importer writes a record file with all its results in one transaction and in consensus
  * order, so nothing new appears at or below the newest record file's consensus end (the same rule
- * the response cache uses, src/http/cache/settled.ts). One walk therefore tells the complete set of
+ * the response cache uses, src/db/settled.ts). One walk therefore tells the complete set of
  * a contract's top-level timestamps up to that point; when the set is small it is kept here, and
  * the listing reads those rows by timestamp plus the results after the point (resultsSql).
  *

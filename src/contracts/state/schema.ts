@@ -14,7 +14,7 @@ import {
 } from '../../http/docs/parameters.ts';
 import type { RouteSchema } from '../../http/docs/schema.ts';
 
-export const contractStateSchema: RouteSchema = {
+export const stateSchema: RouteSchema = {
   operationId: 'getContractState',
   summary: 'The contract state from a contract on the network',
   description: "Returns a list of all contract's slots. If no timestamp is provided, returns the current state.",

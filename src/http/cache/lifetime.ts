@@ -1,7 +1,7 @@
 /**
  * How long the response cache keeps an answer: as long as its own cache-control allows (max-age;
  * 1 s when it gives none, as the reference; never with no-store or max-age=0), or, for an answer
- * that can no longer change, cache.response.immutableMaxAge. A replayed answer's max-age counts down
+ * that is settled (can no longer change), cache.response.immutableMaxAge. A replayed answer's max-age counts down
  * with the time it has spent in the cache, as the reference's replays do, so that no downstream
  * cache keeps it past the moment a fresh answer would have expired.
  */
@@ -28,7 +28,7 @@ export function countDown(cacheControl: string, remainingMs: number): string {
   return cacheControl.replace(MAX_AGE, (_whole, separator: string) => `${separator}max-age=${left}`);
 }
 
-/** What the reads behind an answer tell of its finality (pinned.ts). */
+/** What the reads behind an answer tell of whether it is settled (settledCompute.ts). */
 export interface ReadBasis {
   /**
    * The newest record file's consensus end (ns) on the server that computed the answer, read before
@@ -43,20 +43,20 @@ export interface ReadBasis {
 
 /**
  * The ms an answer may live in the cache (0: not cached). Only complete answers (200) computed on
- * one server are final: a 206 lacks data that may still come, and a failed-over answer may lack
+ * one server are settled: a 206 lacks data that may still come, and a failed-over answer may lack
  * what one of its servers did not have yet.
  */
 export function lifetimeMs(
-  answer: { status: number; cacheControl: string; immutableAfter?: bigint | undefined },
+  answer: { status: number; cacheControl: string; settledAfter?: bigint | undefined },
   immutableMaxAgeMs: number,
   basis: ReadBasis,
-): { ms: number; immutable: boolean } {
+): { ms: number; settled: boolean } {
   const maxAgeMs = maxAgeSeconds(answer.cacheControl) * 1000;
-  if (maxAgeMs === 0) return { ms: 0, immutable: false };
-  const { immutableAfter } = answer;
-  if (answer.status === 200 && immutableAfter !== undefined && immutableMaxAgeMs > maxAgeMs && !basis.failedOver) {
-    const settled = immutableAfter === 0n || (basis.settledThrough !== undefined && basis.settledThrough >= immutableAfter);
-    if (settled) return { ms: immutableMaxAgeMs, immutable: true };
+  if (maxAgeMs === 0) return { ms: 0, settled: false };
+  const { settledAfter } = answer;
+  if (answer.status === 200 && settledAfter !== undefined && immutableMaxAgeMs > maxAgeMs && !basis.failedOver) {
+    const settled = settledAfter === 0n || (basis.settledThrough !== undefined && basis.settledThrough >= settledAfter);
+    if (settled) return { ms: immutableMaxAgeMs, settled: true };
   }
-  return { ms: maxAgeMs, immutable: false };
+  return { ms: maxAgeMs, settled: false };
 }

@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { ContentEncoding } from '../compression.ts';
-import { type Answer, answerBytes } from '../answer.ts';
+import { type Answer, answerBytes } from '../answer/answer.ts';
 
 export interface LocalEntry {
   answer: Answer;
@@ -13,7 +13,7 @@ export interface LocalEntry {
   expiresAt: number;
   /**
    * The route template the answer was computed by (as metrics label it), when the request's path
-   * alone leads there: what lets a hit be served before routing (src/http/server/fastPath.ts).
+   * alone leads there: what lets a hit be served before routing (src/http/server/cacheHits.ts).
    */
   route?: string;
   /** The body compressed, by content-encoding: made on the first request that asks for each. */

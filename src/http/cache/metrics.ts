@@ -16,7 +16,7 @@ export interface CacheMetrics {
   miss(tier: Tier): void;
   /** The request waited for the same request already being answered in this process. */
   coalesced(): void;
-  /** The answer was computed by its route: kept for its max-age, kept as immutable, or not kept (an error, no-store). */
+  /** The answer was computed by its route: kept for its max-age, kept as settled (label `immutable`), or not kept (an error, no-store). */
   computed(kept: Kept): void;
   redisError(): void;
 }

@@ -1,10 +1,10 @@
 /**
- * An answer (../answer.ts) as one Redis value: a JSON line with its fields, then the body (gzipped
+ * An answer (../answer/answer.ts) as one Redis value: a JSON line with its fields, then the body (gzipped
  * when cache.response.compress is on and the body has at least 150 bytes, as the reference stores it).
  */
 import { promisify } from 'node:util';
 import { constants, gunzipSync, gzip, gzipSync } from 'node:zlib';
-import type { Answer } from '../answer.ts';
+import type { Answer } from '../answer/answer.ts';
 
 /** The reference's cache.response.compressThreshold. */
 export const COMPRESS_THRESHOLD = 150;

@@ -3,20 +3,20 @@
  * coalescing of identical requests. A request is answered from the first tier that holds it; a
  * Redis hit is copied into the in-process tier for the time it has left; a miss runs the route
  * once, however many identical requests arrive meanwhile, on one server with the bound of its
- * finality read there first (pinned.ts), and stores the answer in both tiers for its lifetime
+ * settled bound read there first (settledCompute.ts), and stores the answer in both tiers for its lifetime
  * (lifetime.ts). A replayed answer is the stored one with max-age counted down.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/db.ts';
-import type { Answer, ComputedAnswer } from '../answer.ts';
+import type { Answer, ComputedAnswer } from '../answer/answer.ts';
 import { decodeAnswer, encodeAnswer } from './redisCodec.ts';
 import { type CacheableRequest, keyNamespace, requestIdentity, sharedKey } from './key.ts';
 import { countDown, lifetimeMs } from './lifetime.ts';
 import { type ContentEncoding, compressBody } from '../compression.ts';
 import { type LocalEntry, LocalTier } from './localTier.ts';
 import { type CacheMetrics, type CacheMetricsFamily, cacheMetrics } from './metrics.ts';
-import { type Based, indexedThrough, pinnedCompute } from './pinned.ts';
+import { type Based, indexedThrough, settledCompute } from './settledCompute.ts';
 import { RedisTier } from './redisTier.ts';
 
 /** An answer the in-process tier holds, as it is served now, and the route that computed it. */
@@ -67,7 +67,7 @@ export function createResponseCache({ config, db, logger, version, family, netwo
   // the tier reports failed commands to the metrics, which read the tier's state when scraped
   const redis: RedisTier = new RedisTier(config, logger, () => metrics.redisError());
   const metrics = family ? family.member(network, local, redis) : cacheMetrics(local, redis);
-  const pinned = pinnedCompute(db);
+  const computeSettled = settledCompute(db);
   const inFlight = new Map<string, Promise<Answer>>();
   const stores = new Set<Promise<void>>();
 
@@ -90,16 +90,16 @@ export function createResponseCache({ config, db, logger, version, family, netwo
     }
     let computed: Based<ComputedAnswer>;
     try {
-      computed = await pinned(compute);
+      computed = await computeSettled(compute);
     } catch (err) {
       metrics.computed('no');
       throw err;
     }
-    const { immutableAfter, ...computedAnswer } = computed.value;
+    const { settledAfter, ...computedAnswer } = computed.value;
     const header = config.additions.enabled ? indexedThrough(computed.basis) : undefined;
     const answer: Answer = header === undefined ? computedAnswer : { ...computedAnswer, indexedThrough: header };
     const lifetime = lifetimeMs(computed.value, settings.immutableMaxAgeMs, computed.basis);
-    metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.immutable ? 'immutable' : 'max-age');
+    metrics.computed(lifetime.ms === 0 ? 'no' : lifetime.settled ? 'immutable' : 'max-age');
     if (lifetime.ms > 0) {
       local?.set(identity, answer, lifetime.ms, route);
       // a store never throws (redis.set counts its own failures): an encoding that failed only loses this copy

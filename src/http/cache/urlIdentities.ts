@@ -1,6 +1,6 @@
 /**
  * The request identity (key.ts) of a raw request URL without a link prefix, remembered: the answers
- * served before routing (server/fastPath.ts) are the popular URLs, asked for again and again, and
+ * served before routing (server/cacheHits.ts) are the popular URLs, asked for again and again, and
  * parsing the query and joining the identity cost more than the cache lookup itself (about a
  * twentieth of the process's time under a cached load).
  *

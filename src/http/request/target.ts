@@ -65,3 +65,19 @@ export function rawPath(url: string): string {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 }
+
+/**
+ * Each segment of a route's path as the client sent it (percent-encoded, case preserved), keyed by
+ * the route's own segment: a parameter by its name (`:contractId` as `contractId`), a literal by
+ * itself (`results`). The router matches literals in any case and decodes the path; a route that
+ * answers as the reference, which does neither, reads the segments here.
+ */
+export function rawSegments(routePath: string, path: string): Record<string, string> {
+  const names = routePath.split('/');
+  const sent = path.replace(/\/$/, '').split('/');
+  const segments: Record<string, string> = {};
+  names.forEach((name, i) => {
+    if (name !== '') segments[name.startsWith(':') ? /^:(\w+)/.exec(name)![1]! : name] = sent[i] ?? '';
+  });
+  return segments;
+}

@@ -5,11 +5,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/config.ts';
-import { answerOf } from '../answer.ts';
-import { indexedThrough } from '../cache/pinned.ts';
+import { answerOf } from '../answer/answer.ts';
+import { indexedThrough } from '../cache/settledCompute.ts';
 import { answerForm } from '../request/accept.ts';
 import { parseQuery } from '../request/query.ts';
-import { rawPath, rawSearch } from '../request/target.ts';
+import { rawPath, rawSearch, rawSegments } from '../request/target.ts';
 import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { leaveAdmission } from './load/admission.ts';
@@ -18,7 +18,7 @@ import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal, sendRe
 import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';
 import type { Networks } from './networks.ts';
 import { linkOrigin } from './origin.ts';
-import { sendAnswer } from './respond.ts';
+import { sendAnswer } from '../answer/respond.ts';
 
 /** The body of HEAD's NDJSON answer: its headers alone. */
 async function* emptyLines(): AsyncGenerator<string> {}
@@ -33,7 +33,8 @@ export const MOUNT = '/api/v1/contracts';
  */
 const headerKeyMatches = (path: string): boolean => path.startsWith(MOUNT);
 
-export type Answer = (route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path?: string) => Promise<unknown>;
+/** Answers a routed request with `route` (`path`: the path the route sees, when not the request's own). */
+export type AnswerRoute = (route: Route, request: FastifyRequest, reply: FastifyReply, url: string, path?: string) => Promise<unknown>;
 
 export interface AnsweringOptions {
   networks: Networks;
@@ -42,7 +43,7 @@ export interface AnsweringOptions {
   clock: () => bigint;
 }
 
-export function answering({ networks, streams, limits, clock }: AnsweringOptions): Answer {
+export function answering({ networks, streams, limits, clock }: AnsweringOptions): AnswerRoute {
   /** The reads of an NDJSON answer take pages of additions.ndjson.pageSize (the listings cap `limit` at response.limit.max). */
   const ndjsonConfigs = new Map<Config, Config>();
   const ndjsonConfig = (config: Config): Config => {
@@ -72,13 +73,13 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
   return async (route, request, reply, url, path = rawPath(url)) => {
     const network = networks.of(request.raw);
     if (network === undefined) throw networks.unknown(request.raw);
-    const { config, db, cache, pinned } = network;
+    const { config, db, cache, settledCompute } = network;
     const query = parseQuery(rawSearch(url));
     // only the host that picked this network, and only with includeHostInLink
     const linkBase = config.response.includeHostInLink ? linkOrigin(request.protocol, networks.hostOf(request.raw), config.port) : '';
     const cacheControl = headerKeyMatches(path) ? cacheControlOf(route, config) : config.headers.defaultCacheControl;
     const params = request.params as Record<string, string>;
-    const context = { config, db, query, path, params, linkBase, now: clock };
+    const context = { config, db, query, path, params, rawSegments: rawSegments(route.path, path), linkBase, now: clock };
     const form = config.additions.enabled ? answerForm(request.headers.accept, route) : 'json';
     if (form === 'events' && streams) {
       // live (an addition): its place first (a refused stream costs no statement), then checked like
@@ -89,7 +90,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
         return streams.serve(request, reply, events, place);
       });
     }
-    if (form === 'ndjson' && pinned) {
+    if (form === 'ndjson' && settledCompute) {
       // the whole range (an addition): no page size, the reads take pages of their own (a `limit` the
       // route would reject is left for it to reject); never through the response cache
       return inPlace('ndjson', true, request, reply, async (place) => {
@@ -99,7 +100,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
         const onError = (err: unknown) => request.log.warn({ err, url: request.url }, 'NDJSON answer ended by a failed page');
         const listing = { ...route, listing: route.listing! };
         const { maxItems, pageSize } = config.additions.ndjson;
-        const { value: lines, basis } = await pinned((stay) =>
+        const { value: lines, basis } = await settledCompute((stay) =>
           ndjsonLines({
             route: listing,
             context: { ...context, config: ndjsonConfig(config) },
@@ -120,8 +121,8 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
     }
     const compute = async () => answerOf(await route.handler(context), cacheControl);
     if (!cache) {
-      if (!pinned) return sendAnswer(request, reply, await compute());
-      const { value, basis } = await pinned(compute);
+      if (!settledCompute) return sendAnswer(request, reply, await compute());
+      const { value, basis } = await settledCompute(compute);
       const header = indexedThrough(basis);
       return sendAnswer(request, reply, header === undefined ? value : { ...value, indexedThrough: header });
     }

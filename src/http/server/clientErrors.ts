@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { statusMessage } from '../request/errors.ts';
-import { answerAndClose, rawErrorAnswer } from './rawAnswer.ts';
+import { answerAndClose, rawErrorAnswer } from '../answer/rawAnswer.ts';
 
 /** Node's error codes to statuses; anything else is 400. */
 const STATUSES: Record<string, number> = {

@@ -6,14 +6,15 @@
  * `headers`; the lines are counted in `rawHeaders`. (An HTTP/1.1 request without Host never gets
  * here: Node answers it 400 itself.)
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { errorBody } from '../request/errors.ts';
 import { hostProblem } from '../request/host.ts';
 import { targetAuthority } from '../request/target.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
-import { JSON_TYPE } from './respond.ts';
+import { JSON_TYPE } from '../answer/respond.ts';
+import type { BeforeRouting } from './beforeRouting.ts';
 
 /** The last Host found well formed: most requests repeat it, and skip the pattern. */
 let wellFormed = '';
@@ -43,7 +44,7 @@ export interface HostCheckOptions {
 }
 
 /** Answers 400 and returns true for a request whose Host is malformed; false (nothing sent) otherwise. */
-export function hostCheck({ vary, logger, observe }: HostCheckOptions): (request: IncomingMessage, response: ServerResponse) => boolean {
+export function hostCheck({ vary, logger, observe }: HostCheckOptions): BeforeRouting {
   return (request, response) => {
     const message = hostMessage(request);
     if (message === undefined) return false;

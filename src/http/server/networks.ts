@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { isNetworkName } from '../../config/networks.ts';
 import type { Db } from '../../db/db.ts';
-import { type PinnedCompute, pinnedCompute } from '../cache/pinned.ts';
+import { type SettledCompute, settledCompute } from '../cache/settledCompute.ts';
 import { type ResponseCache, createResponseCache } from '../cache/responseCache.ts';
 import type { CacheMetricsFamily } from '../cache/metrics.ts';
 import { ClientError } from '../request/errors.ts';
@@ -23,7 +23,7 @@ export interface Network {
   db: Db;
   cache: ResponseCache | undefined;
   /** Reads the newest record file before an answer computed without the cache (Indexed-Through). */
-  pinned: PinnedCompute | undefined;
+  settledCompute: SettledCompute | undefined;
 }
 
 export interface NetworkSource {
@@ -88,6 +88,6 @@ export function networkOf(source: { name: string | undefined; config: Config; db
   return {
     ...source,
     cache: config.cache.enabled ? createResponseCache({ config, db, logger, version, ...named }) : undefined,
-    pinned: config.additions.enabled ? pinnedCompute(db) : undefined,
+    settledCompute: config.additions.enabled ? settledCompute(db) : undefined,
   };
 }

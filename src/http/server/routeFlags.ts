@@ -1,6 +1,6 @@
 /**
  * Flags in a route's Fastify `config`, read by the server-wide stages: load shedding and the
- * shutdown drain (pressure.ts, drain.ts) and Vary (vary.ts).
+ * shutdown drain (pressure.ts, drain.ts) and Vary (plugins/vary.ts).
  */
 import type { FastifyRequest } from 'fastify';
 

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -21,7 +20,8 @@ import { MOUNT, answering } from './answering.ts';
 import { type Network, type NetworkSource, Networks, networkOf } from './networks.ts';
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
-import { type FastPath, fastPath } from './fastPath.ts';
+import { cacheHits } from './cacheHits.ts';
+import { type BeforeRouting, answerBeforeRouting } from './beforeRouting.ts';
 import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -30,9 +30,9 @@ import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './l
 import { capConnections } from './load/connectionCap.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
-import { sendError } from './respond.ts';
+import { sendError } from '../answer/respond.ts';
 import { registerUpstream } from './plugins/upstream.ts';
-import { registerVary } from './vary.ts';
+import { registerVary } from './plugins/vary.ts';
 
 /**
  * The compilers of the contract routes: their schemas only document. The handlers check the raw
@@ -62,30 +62,6 @@ const NOT_FOUND = ['Not found'];
 const EMPTY_SEGMENT_LISTING = /^\/api\/v1\/contracts\/\/$/i;
 
 const hasEmptyParam = (params: unknown): boolean => Object.values(params as Record<string, string>).some((v) => v === '');
-
-/**
- * Puts `front` before Fastify's handler on the app's server: the requests it answers (returning
- * true) never reach the router (fastPath.ts). Call it before anything else listens for
- * requests: Fastify attached its handler as the server's only `request` listener.
- */
-function answerBeforeRouting(app: FastifyInstance, front: FastPath): void {
-  const server = app.server;
-  const [routing, ...others] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
-  if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
-  server.removeListener('request', routing);
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    let answered: boolean;
-    try {
-      answered = front(request, response);
-    } catch (err) {
-      // never a crash: before anything was sent the full path answers; after, the answer stands
-      app.log.error({ err, url: request.url }, 'answer before routing failed');
-      answered = response.headersSent;
-      if (answered && !response.writableEnded) response.destroy();
-    }
-    if (!answered) routing(request, response);
-  });
-}
 
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
@@ -117,17 +93,17 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     },
   }) as unknown as FastifyInstance;
   /** Refuses a malformed Host before anything else, once the metrics exist (below). */
-  let refuseHost: FastPath | undefined;
+  let refuseHost: BeforeRouting | undefined;
   /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
-  let fastPathHits: FastPath | undefined;
+  let serveHits: BeforeRouting | undefined;
   /** Sheds before routing (load/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
   answerBeforeRouting(
     app,
     (request, response) =>
       (refuseHost !== undefined && refuseHost(request, response)) ||
-      (fastPathHits !== undefined && fastPathHits(request, response)) ||
-      (admit !== undefined && admit.front(request, response)),
+      (serveHits !== undefined && serveHits(request, response)) ||
+      (admit !== undefined && admit.beforeRouting(request, response)),
   );
   const { pressure } = config.server;
   capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
@@ -215,10 +191,10 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
   refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
   if (cacheRegistries.length > 0) {
-    fastPathHits = fastPath({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
+    serveHits = cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
   }
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
-  const answer = answering({ networks: served, streams, limits, clock });
+  const answerRoute = answering({ networks: served, streams, limits, clock });
   const listing = routes.find((r) => r.path === MOUNT);
   registerDocs(app, served.named ? served.all.map((n) => n.name!) : []);
   registerHome(app, routes.map((route) => route.path), config.upstream.url !== undefined);
@@ -231,9 +207,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
           // The reference's router matches no route with an empty path segment, except that its
           // contracts listing also answers `/api/v1/contracts//` (its mount path, then `//`).
           if (!listing || !EMPTY_SEGMENT_LISTING.test(rawPath(url))) return sendError(reply, 404, NOT_FOUND);
-          return answer(listing, request, reply, url, rawPath(url).slice(0, -2));
+          return answerRoute(listing, request, reply, url, rawPath(url).slice(0, -2));
         }
-        return answer(route, request, reply, url);
+        return answerRoute(route, request, reply, url);
       });
     }
   });

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { ClientError } from '../../../src/http/request/errors.ts';
 import { parseQuery } from '../../../src/http/request/query.ts';
 import { checkTimestampRange, parseNetworkLogsParams, timestampConditions } from '../../../src/contracts/logs/params.ts';
-import { linkValues } from '../../../src/contracts/logs/networkRoute.ts';
+import { linkValues } from '../../../src/contracts/logs/links.ts';
 import type { LogView } from '../../../src/contracts/logs/view.ts';
 import { testConfig } from '../../support/app.ts';
 

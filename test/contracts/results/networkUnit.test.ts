@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ClientError } from '../../../src/http/request/errors.ts';
 import { decodedSegment, parseQuery } from '../../../src/http/request/query.ts';
-import { checkResultsPath, checkTimestampRange, parseNetworkResultsParams } from '../../../src/contracts/results/params.ts';
+import { rawSegments } from '../../../src/http/request/target.ts';
+import { checkResultsSegment, checkTimestampRange, parseNetworkResultsParams } from '../../../src/contracts/results/params.ts';
 import { blocksByTimestamp } from '../../../src/contracts/results/view.ts';
 import { testConfig } from '../../support/app.ts';
 
@@ -18,7 +19,9 @@ const failure = (fn: () => unknown): [number, string[]] | undefined => {
   return undefined;
 };
 
-test('checkResultsPath: lower-case results passes, an encoded one is 404, any other spelling a contract id (400)', () => {
+const checkResultsPath = (path: string) => checkResultsSegment(rawSegments('/api/v1/contracts/results', path).results!);
+
+test('checkResultsSegment: lower-case results passes, an encoded one is 404, any other spelling a contract id (400)', () => {
   assert.equal(failure(() => checkResultsPath('/api/v1/contracts/results')), undefined);
   assert.equal(failure(() => checkResultsPath('/api/v1/CONTRACTS/results/')), undefined);
   assert.deepEqual(failure(() => checkResultsPath('/api/v1/contracts/%72esults')), [404, ['Not found']]);

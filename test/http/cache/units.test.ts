@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setImmediate } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
-import type { Answer } from '../../../src/http/answer.ts';
+import type { Answer } from '../../../src/http/answer/answer.ts';
 import { GZIP_IN_POOL_FROM, decodeAnswer, encodeAnswer } from '../../../src/http/cache/redisCodec.ts';
 import { cacheKey, keyNamespace, requestIdentity } from '../../../src/http/cache/key.ts';
 import { countDown, lifetimeMs, maxAgeSeconds } from '../../../src/http/cache/lifetime.ts';
 import { LocalTier } from '../../../src/http/cache/localTier.ts';
-import { SettledMemo } from '../../../src/http/cache/settled.ts';
+import { SettledMemo } from '../../../src/db/settled.ts';
 import { sanitizeUri } from '../../../src/http/cache/redisTier.ts';
 import { ENTRY_OVERHEAD, UrlIdentities } from '../../../src/http/cache/urlIdentities.ts';
 import { parseQuery } from '../../../src/http/request/query.ts';
@@ -77,22 +77,22 @@ test('lifetime: max-age of the answer, 1 s without one, none for no-store, priva
 test('lifetime: a final 200 lives cache.response.immutableMaxAge once the network is settled through its end, on one server', () => {
   const day = 86_400_000;
   const settled = (through: bigint | undefined, failedOver = false) => ({ settledThrough: through, failedOver });
-  const answer = (immutableAfter?: bigint, status = 200) => ({ status, cacheControl: 'public, max-age=10', ...(immutableAfter === undefined ? {} : { immutableAfter }) });
-  assert.deepEqual(lifetimeMs(answer(), day, settled(100n)), { ms: 10_000, immutable: false });
-  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n)), { ms: day, immutable: true });
-  assert.deepEqual(lifetimeMs(answer(101n), day, settled(100n)), { ms: 10_000, immutable: false });
+  const answer = (settledAfter?: bigint, status = 200) => ({ status, cacheControl: 'public, max-age=10', ...(settledAfter === undefined ? {} : { settledAfter }) });
+  assert.deepEqual(lifetimeMs(answer(), day, settled(100n)), { ms: 10_000, settled: false });
+  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n)), { ms: day, settled: true });
+  assert.deepEqual(lifetimeMs(answer(101n), day, settled(100n)), { ms: 10_000, settled: false });
   // an empty record_file table, or a failing database, settles nothing
-  assert.deepEqual(lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, settled: false });
   // 0n needs no bound
-  assert.deepEqual(lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, immutable: true });
+  assert.deepEqual(lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, settled: true });
   // data from two servers (a statement failed over) is never final, whatever the bound
-  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n, true)), { ms: 10_000, immutable: false });
-  assert.deepEqual(lifetimeMs(answer(0n), day, settled(100n, true)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n, true)), { ms: 10_000, settled: false });
+  assert.deepEqual(lifetimeMs(answer(0n), day, settled(100n, true)), { ms: 10_000, settled: false });
   // a partial answer (206) may still be completed; no-store is never kept
-  assert.deepEqual(lifetimeMs(answer(0n, 206), day, settled(100n)), { ms: 10_000, immutable: false });
-  assert.deepEqual(lifetimeMs({ status: 200, cacheControl: 'no-store', immutableAfter: 0n }, day, settled(100n)), { ms: 0, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(0n, 206), day, settled(100n)), { ms: 10_000, settled: false });
+  assert.deepEqual(lifetimeMs({ status: 200, cacheControl: 'no-store', settledAfter: 0n }, day, settled(100n)), { ms: 0, settled: false });
   // an immutable lifetime shorter than max-age changes nothing
-  assert.deepEqual(lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, immutable: false });
+  assert.deepEqual(lifetimeMs(answer(0n), 5_000, settled(100n)), { ms: 10_000, settled: false });
 });
 
 test('a server\'s settled bound: read at most once per second, concurrent callers share the read, only the first waits, a failure settles nothing', async () => {

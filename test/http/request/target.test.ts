@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { rawPath, rawSearch, targetAuthority, targetPath } from '../../../src/http/request/target.ts';
+import { rawPath, rawSearch, rawSegments, targetAuthority, targetPath } from '../../../src/http/request/target.ts';
 
 test('absolute form: its authority; the path and query without scheme and authority, as the reference reads them', () => {
   const url = 'http://evil.example:666/api/v1/contracts/results?limit=1';
@@ -31,4 +31,22 @@ test('other forms: origin form as sent, no authority; the asterisk form and othe
     assert.equal(targetAuthority(target), undefined, target);
     assert.equal(targetPath(target), undefined, target);
   }
+});
+
+test('rawSegments: each segment of the route as sent, literals by themselves, parameters by name', () => {
+  assert.deepEqual(rawSegments('/api/v1/contracts/results/logs', '/api/v1/CONTRACTS/Results/%6Cogs/'), {
+    api: 'api',
+    v1: 'v1',
+    contracts: 'CONTRACTS',
+    results: 'Results',
+    logs: '%6Cogs',
+  });
+  assert.deepEqual(rawSegments('/api/v1/contracts/:contractId/results/:timestamp(^[0-9.]+$)', '/api/v1/contracts/0.0.%31/results/1.2'), {
+    api: 'api',
+    v1: 'v1',
+    contracts: 'contracts',
+    contractId: '0.0.%31',
+    results: 'results',
+    timestamp: '1.2',
+  });
 });

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import type { Config } from '../../../src/config/config.ts';
-import { contractRoute } from '../../../src/contracts/contract/lookupRoute.ts';
+import { contractLookupRoute } from '../../../src/contracts/contract/lookupRoute.ts';
 import type { Db, PoolStats } from '../../../src/db/db.ts';
 import { badRequest } from '../../../src/http/request/errors.ts';
 import { type Route } from '../../../src/http/route.ts';
@@ -262,7 +262,7 @@ test('every failed request logs one short line without a stack (access line, or 
     if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
     return [];
   });
-  const logged = buildApp({ config: testConfig(), db, routes: [contractRoute], logger: pino({ level: 'info' }, stream) });
+  const logged = buildApp({ config: testConfig(), db, routes: [contractLookupRoute], logger: pino({ level: 'info' }, stream) });
   await logged.listen({ port: 0, host: '127.0.0.1' });
   const loggedPort = (logged.server.address() as AddressInfo).port;
   const requests: Array<[string, string, number]> = [

@@ -28,7 +28,7 @@ import { type Rules, anyOperator, eqOnly } from '../../../http/request/rules.ts'
 import { isHex64, parseTimestampNs } from '../../../http/request/values.ts';
 import { type ContractRef, contractListingRef, isContractPathSyntax, parseContractPath } from '../../../http/request/contract.ts';
 import { type EventSink, type EventsHandler, type RequestContext, encodeEvent } from '../../../http/route.ts';
-import { indexedThrough } from '../../../http/cache/pinned.ts';
+import { indexedThrough } from '../../../http/cache/settledCompute.ts';
 import { pageSizeFor } from '../../../http/server/streams/limits.ts';
 import { resolveContract, resolveContracts } from '../../common/resolve.ts';
 import { pageBlocks } from '../blocks.ts';

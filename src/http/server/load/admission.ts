@@ -33,7 +33,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
 import { errorBody } from '../../request/errors.ts';
 import { targetPath } from '../../request/target.ts';
-import { JSON_TYPE } from '../respond.ts';
+import { JSON_TYPE } from '../../answer/respond.ts';
 import type { PoolQueue } from '../../../db/poolQueue.ts';
 import { QueueWaitLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';
@@ -69,7 +69,7 @@ export interface AdmissionOptions {
 
 export interface Admission {
   /** Before routing: true when it answered the request (shed). */
-  front(request: IncomingMessage, response: ServerResponse): boolean;
+  beforeRouting(request: IncomingMessage, response: ServerResponse): boolean;
   /** Counts a shed that happened elsewhere (connections beyond the cap). */
   count(reason: ShedReason): void;
   /** Sends every held answer (with Connection: close). */
@@ -179,7 +179,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     return true;
   };
 
-  const front = (request: IncomingMessage, response: ServerResponse): boolean => {
+  const beforeRouting = (request: IncomingMessage, response: ServerResponse): boolean => {
     // the path the router routes by (that of a target in absolute form too)
     const path = targetPath(request.url ?? '') ?? '';
     if (draining() || OPERATIONAL.test(path)) return false;
@@ -206,7 +206,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   };
 
   return {
-    front,
+    beforeRouting,
     count,
     flush: () => pacer.flush(true),
     stop: () => {

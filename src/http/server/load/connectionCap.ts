@@ -16,7 +16,7 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { answerAndClose } from '../rawAnswer.ts';
+import { answerAndClose } from '../../answer/rawAnswer.ts';
 
 /** The release of each counted connection: takes it out of its cap's count, once. */
 const releases = new WeakMap<Socket, () => void>();

@@ -37,7 +37,7 @@ export function logAccess(request: FastifyRequest, status: number, ms: number): 
 }
 
 /**
- * The access line of an answer sent without Fastify (fastPath.ts), on the service's own logger:
+ * The access line of an answer sent without Fastify (cacheHits.ts), on the service's own logger:
  * the request id first, where a request's child logger puts it, so the line is the same.
  */
 export function logAccessBeforeRouting(logger: Logger, reqId: string, method: string, url: string, status: number, ms: number, network?: string): void {

@@ -17,8 +17,8 @@ import type { Server as HttpServer, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { answerAndClose, rawErrorAnswer } from '../rawAnswer.ts';
-import { sendError } from '../respond.ts';
+import { answerAndClose, rawErrorAnswer } from '../../answer/rawAnswer.ts';
+import { sendError } from '../../answer/respond.ts';
 import { routeFlags } from '../routeFlags.ts';
 
 /** How long idle connections keep being read after the drain began. */

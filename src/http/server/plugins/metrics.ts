@@ -33,7 +33,7 @@ export interface MeasuredDb {
 
 /**
  * Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is
- * scraped too. Returns the observer of requests, for answers sent before routing (fastPath.ts).
+ * scraped too. Returns the observer of requests, for answers sent before routing (cacheHits.ts).
  */
 export function registerMetrics(
   app: FastifyInstance,

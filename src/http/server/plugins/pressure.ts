@@ -16,7 +16,7 @@ import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSettings } from '../../../config/service.ts';
-import { prepareError } from '../respond.ts';
+import { prepareError } from '../../answer/respond.ts';
 import { routeFlags } from '../routeFlags.ts';
 
 /** The options of under-pressure for these settings; none of its checks when both thresholds are 0. */

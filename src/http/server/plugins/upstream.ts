@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../../../config/config.ts';
 import { targetPath } from '../../request/target.ts';
-import { sendError } from '../respond.ts';
+import { sendError } from '../../answer/respond.ts';
 
 type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 

@@ -24,7 +24,7 @@ import { errorBody } from '../../request/errors.ts';
 import type { EventSink, EventsRun } from '../../route.ts';
 import { leaveAdmission } from '../load/admission.ts';
 import { releaseConnection } from '../load/connectionCap.ts';
-import { sendError } from '../respond.ts';
+import { sendError } from '../../answer/respond.ts';
 import { type StreamLimits, type StreamPlace, sendRefusal } from './limits.ts';
 
 /** One open stream. */

@@ -14,7 +14,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { sendError } from '../respond.ts';
+import { sendError } from '../../answer/respond.ts';
 
 export type StreamKind = 'ndjson' | 'events';
 

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import pino from 'pino';
 import { loadConfig } from '../../../../src/config/config.ts';
-import { contractRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
+import { contractLookupRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
 import { buildApp } from '../../../../src/http/server/server.ts';
 import { fakeDb } from '../../../support/database.ts';
 
@@ -21,7 +21,7 @@ function capture() {
 
 test('one access line per request with method, url, status, time and request id; ids passed through or made', async () => {
   const { lines, logger } = capture();
-  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb(), routes: [contractRoute], logger });
+  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: fakeDb(), routes: [contractLookupRoute], logger });
   const given = await app.inject({ url: '/api/v1/contracts/abc?x=1', headers: { 'x-request-id': 'req-42' } });
   assert.equal(given.statusCode, 400);
   assert.equal(given.headers['x-request-id'], 'req-42');
@@ -47,7 +47,7 @@ test('a database outage is logged once when it begins and once when it ends, wit
     if (down) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
     return [];
   });
-  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db, routes: [contractRoute], logger });
+  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db, routes: [contractLookupRoute], logger });
   for (let i = 0; i < 3; i++) assert.equal((await app.inject('/api/v1/contracts/0.0.1001')).statusCode, 503);
   down = false;
   for (let i = 0; i < 2; i++) assert.equal((await app.inject('/api/v1/contracts/0.0.1001')).statusCode, 404);

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadConfig } from '../../../../src/config/config.ts';
 import { buildApp } from '../../../../src/http/server/server.ts';
-import { contractRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
+import { contractLookupRoute } from '../../../../src/contracts/contract/lookupRoute.ts';
 import { openTestDatabase } from '../../../support/database.ts';
 
 test('metrics: requests by route template and status, latency, pool, statements, process; at both paths', async () => {
   const database = await openTestDatabase('embedded');
-  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: database.db, routes: [contractRoute] });
+  const app = buildApp({ config: loadConfig({}, '/nonexistent'), db: database.db, routes: [contractLookupRoute] });
   try {
     assert.equal((await app.inject('/api/v1/contracts/0.0.1001')).statusCode, 404);
     assert.equal((await app.inject('/api/v1/contracts/abc')).statusCode, 400);

@@ -6,13 +6,13 @@ import { resolveContract } from '../common/resolve.ts';
 import { parseStateRequest, stateParams } from './params.ts';
 import { findCurrentState, findHistoricalState } from './query.ts';
 import { stateView } from './view.ts';
-import { contractStateSchema } from './schema.ts';
+import { stateSchema } from './schema.ts';
 
-export const contractStateRoute: Route = {
+export const stateRoute: Route = {
   path: '/api/v1/contracts/:contractId/state',
   listing: 'state',
   cacheControl: 'public, max-age=1',
-  schema: contractStateSchema,
+  schema: stateSchema,
   async handler(request) {
     const { config, db, params } = request;
     const { contract, filters } = parseStateRequest(params.contractId!, request.query, config);

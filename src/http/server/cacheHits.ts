@@ -3,7 +3,7 @@
  * load nearly every request is such a hit, and Fastify's request and reply objects, its hook
  * chains and its onSend pipeline cost more than the hit itself. A request is served here only
  * when its answer is exactly what the full path would send, byte for byte, headers included
- * (test/http/server/fastPath.test.ts compares the two):
+ * (test/http/server/cacheHits.test.ts compares the two):
  *
  * - a GET without If-None-Match whose answer the tier holds, with the template of the route that
  *   computed it (a path that reaches its route only through a special case is never served here);
@@ -17,7 +17,7 @@
  * Anything else, and every miss, goes on to Fastify, which looks up the cache again. The request
  * gets the same id, access-log line and metrics as on the full path.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
@@ -25,11 +25,12 @@ import { SYNC_COMPRESSION_MAX, encodingFor } from '../compression.ts';
 import type { ResponseCache } from '../cache/responseCache.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
 import { UrlIdentities } from '../cache/urlIdentities.ts';
-import { JSON_TYPE } from './respond.ts';
-import { withAcceptEncoding } from './vary.ts';
+import { JSON_TYPE } from '../answer/respond.ts';
+import { withAcceptEncoding } from './plugins/vary.ts';
 import { answerForm } from '../request/accept.ts';
+import type { BeforeRouting } from './beforeRouting.ts';
 
-export interface FastPathOptions {
+export interface CacheHitsOptions {
   config: Config;
   /** The response cache of the request's network (none: the full path answers). */
   cacheOf: (request: IncomingMessage) => ResponseCache | undefined;
@@ -41,10 +42,8 @@ export interface FastPathOptions {
   networkOf?: (request: IncomingMessage) => string | undefined;
 }
 
-/** Sends the entry answer to `request` and returns true, or returns false (nothing sent) for Fastify to answer. */
-export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
-
-export function fastPath({ config, cacheOf, logger, observe, refusing, networkOf }: FastPathOptions): FastPath | undefined {
+/** The step before routing that sends the entry answer of a hit (true), or leaves the request to Fastify (false). */
+export function cacheHits({ config, cacheOf, logger, observe, refusing, networkOf }: CacheHitsOptions): BeforeRouting | undefined {
   if (config.cache.localMaxBytes <= 0 || config.response.includeHostInLink) return undefined;
   const { compression } = config.response;
   // the compression stage's Vary on an answer without one of its own

@@ -1,5 +1,5 @@
 /**
- * How far the network's history is final on one server: the consensus end of its newest record
+ * How far the network's history is settled on one server: the consensus end of its newest record
  * file. The importer writes a record file with all its transactions, results, logs and sidecars in
  * one database transaction and in consensus order, so nothing new can appear at or below that
  * timestamp, and a server's data only grows (a replica replays in order). A value read on a server
@@ -9,10 +9,10 @@
  * take it as it is (read before their statements, so still a bound) while the next read runs behind
  * them. No request waits for that read, under load (where it cost the requests behind it a round
  * trip) or during a network cut (where it waited out the connection timeout before a request that
- * reads nothing could answer). A failing read makes no answer final until the next.
+ * reads nothing could answer). A failing read makes no answer settled until the next.
  */
-import type { Db } from '../../db/db.ts';
-import { sql } from '../../db/sql.ts';
+import type { Db } from './db.ts';
+import { sql } from './sql.ts';
 
 const REFRESH_MS = 1000;
 

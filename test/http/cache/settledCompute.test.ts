@@ -12,8 +12,8 @@ import pino from 'pino';
 import type { Db } from '../../../src/db/db.ts';
 import { DatabaseUnavailableError } from '../../../src/db/db.ts';
 import { replicatedDb } from '../../../src/db/replicas.ts';
-import type { ComputedAnswer } from '../../../src/http/answer.ts';
-import { pinnedCompute } from '../../../src/http/cache/pinned.ts';
+import type { ComputedAnswer } from '../../../src/http/answer/answer.ts';
+import { settledCompute } from '../../../src/http/cache/settledCompute.ts';
 import { type ResponseCache, createResponseCache } from '../../../src/http/cache/responseCache.ts';
 import { parseQuery } from '../../../src/http/request/query.ts';
 import { testConfig } from '../../support/app.ts';
@@ -74,8 +74,8 @@ let requests = 0;
 /** The most record-file reads one server may have had since `started` (one per second). */
 const readsAllowed = (started: number) => 1 + Math.floor((Date.now() - started) / 1000);
 
-/** Asks `cache` for a fresh answer (its own key) whose route reads `statements` times and declares `immutableAfter`. */
-async function ask(cache: ResponseCache, db: Db, immutableAfter: bigint, statements = 1): Promise<Outcome> {
+/** Asks `cache` for a fresh answer (its own key) whose route reads `statements` times and declares `settledAfter`. */
+async function ask(cache: ResponseCache, db: Db, settledAfter: bigint, statements = 1): Promise<Outcome> {
   const kept = async () => {
     const metric = await cache.metrics.registry.getSingleMetric('response_cache_computed_total')!.get();
     return metric.values.find((v) => v.labels.kept === 'immutable')?.value ?? 0;
@@ -85,7 +85,7 @@ async function ask(cache: ResponseCache, db: Db, immutableAfter: bigint, stateme
   const compute = async (): Promise<ComputedAnswer> => {
     for (let i = 0; i < statements; i++) servers.push((await db.query<{ from: string }>('select data'))[0]!.from);
     const body = Buffer.from(JSON.stringify(servers));
-    return { status: 200, body, etag: 'W/"1"', cacheControl: 'public, max-age=10', immutableAfter };
+    return { status: 200, body, etag: 'W/"1"', cacheControl: 'public, max-age=10', settledAfter };
   };
   await cache.answer({ path: `/request/${++requests}`, query: parseQuery(''), linkBase: '' }, compute);
   return { servers, final: (await kept()) > before };
@@ -138,7 +138,7 @@ test('two replicas at different record files: an answer is final only on the bou
 });
 
 test('a request whose statement failed over to another server is not final, not even one final at once', async () => {
-  for (const immutableAfter of [50n, 0n]) {
+  for (const settledAfter of [50n, 0n]) {
     const primary = server('primary', 300n);
     const a = server('a', 300n);
     const b = server('b', 300n);
@@ -148,11 +148,11 @@ test('a request whose statement failed over to another server is not final, not 
       await db.checkNow();
       // a answers the bound, then goes away before the data: the statement runs again on b
       a.failData = GONE;
-      const failedOver = await ask(cache, db, immutableAfter);
+      const failedOver = await ask(cache, db, settledAfter);
       assert.deepEqual(failedOver.servers, ['b']);
-      assert.equal(failedOver.final, false, `immutableAfter ${immutableAfter}: data from another server than the bound's`);
+      assert.equal(failedOver.final, false, `settledAfter ${settledAfter}: data from another server than the bound's`);
       // the next request, whole on b, is final again
-      const next = await ask(cache, db, immutableAfter);
+      const next = await ask(cache, db, settledAfter);
       assert.deepEqual(next.servers, ['b']);
       assert.equal(next.final, true);
     } finally {
@@ -170,7 +170,7 @@ test('a bound already read is not waited for again: during a cut, an answer runs
     if (hang && text.includes('from record_file')) return new Promise<never>(() => {});
     return primary.db.query(statement, values);
   });
-  const compute = pinnedCompute(db, 5);
+  const compute = settledCompute(db, 5);
   const first = await compute(async () => 'first');
   assert.equal(first.basis.settledThrough, 100n, 'the first answer waits for the first read');
   hang = true;

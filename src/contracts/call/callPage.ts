@@ -1,13 +1,13 @@
 /**
  * One call in full, as /contracts/{id}/results/{timestamp} and /contracts/results/{id or hash}
- * answer it: the involvement of an entity at a timestamp, then the detailed result with its logs
- * and state changes; 206 for a result without call_result.
+ * answer it: the involvement of an entity at a timestamp, then its rows (and the call data file
+ * where the call data is kept in one) in the view of view.ts.
  */
 import type { Db } from '../../db/db.ts';
 import { notFound } from '../../http/request/errors.ts';
 import type { Page } from '../../http/route.ts';
 import { findCall, findFileContent } from './query.ts';
-import { detailedResult } from '../common/detailedResult.ts';
+import { callView } from './view.ts';
 
 /** Files up to 0.0.1000 are system files and never hold call data. */
 const LAST_SYSTEM_FILE = 1000n;
@@ -24,6 +24,5 @@ export async function callPage(db: Db, timestamp: bigint, entityId: bigint, path
   const needsFile =
     eth !== undefined && !eth.call_data && !rows.result.function_parameters && eth.call_data_id != null && BigInt(eth.call_data_id) > LAST_SYSTEM_FILE;
   const fileData = needsFile ? await findFileContent(db, eth.call_data_id!) : null;
-  const body = detailedResult(rows.result, eth, rows.block, { logs: rows.logs, stateChanges: rows.stateChanges, fileData });
-  return { body, status: rows.result.call_result === null ? 206 : 200 };
+  return callView({ ...rows, result: rows.result }, fileData);
 }

@@ -1,6 +1,6 @@
 /**
  * Hits of the in-process cache tier are sent before Fastify routes the request
- * (src/http/server/fastPath.ts). Over a real socket, against a server without the cache: such an
+ * (src/http/server/cacheHits.ts). Over a real socket, against a server without the cache: such an
  * answer is the full path's answer byte for byte (status line, every header but Date in the same
  * order, body, compressed alike for every Accept-Encoding), with the same access-log line and
  * metrics; and every request the full path would answer otherwise (HEAD, If-None-Match, an

@@ -1,5 +1,4 @@
 /** GET /api/v1/contracts/results/{transactionIdOrHash}/actions: the call trace of a transaction (debug_traceTransaction). */
-import { INT64 } from '../../db/range.ts';
 import { notFound } from '../../http/request/errors.ts';
 import { listingPage, nextPageLink } from '../../http/request/listing.ts';
 import type { Route } from '../../http/route.ts';
@@ -7,6 +6,7 @@ import { indexRange, parseActionsRequest } from './params.ts';
 import { findActions, findOwnerByHash, findOwnerById } from './query.ts';
 import { actionView } from './view.ts';
 import { actionsSchema } from './schema.ts';
+import { latestConsensusNs } from '../common/transactionPath.ts';
 
 export const actionsRoute: Route = {
   path: '/api/v1/contracts/results/:transactionIdOrHash/actions',
@@ -19,10 +19,10 @@ export const actionsRoute: Route = {
     let owner;
     if (transaction.kind === 'hash') {
       owner = await findOwnerByHash(db, transaction.hash);
-    } else if (transaction.validStartNs <= INT64.max!) {
+    } else {
       // (a valid start beyond the int64 range can match no transaction: 404, not the overflow's 503)
-      const end = transaction.validStartNs + config.query.maxTransactionConsensusTimestampRangeNs;
-      owner = await findOwnerById(db, transaction.payer, transaction.validStartNs, end > INT64.max! ? INT64.max! : end);
+      const latestNs = latestConsensusNs(transaction.validStartNs, config);
+      if (latestNs !== undefined) owner = await findOwnerById(db, transaction.payer, transaction.validStartNs, latestNs);
       // the actions were paid by the id's account
       if (owner) owner = { ...owner, payer_account_id: transaction.payer.toString() };
     }

@@ -1,19 +1,19 @@
 /**
- * Computing an answer on one server, with the bound that decides its finality read there first.
- * The cache keeps an answer as final when its immutableAfter is at or below the newest record file
- * (settled.ts); that bound must hold for the data the answer was computed from. So each answer is
- * computed under a pin (src/db/pin.ts): every statement on the server the rotation picks, and that
- * server's bound read, or taken from its memo, before the first of them. A statement that had to
- * run elsewhere (its server went away) leaves the answer without a bound: not final.
+ * Computing an answer on one server, with the bound that decides whether it is settled read there
+ * first. The cache keeps an answer as settled when its settledAfter is at or below the newest
+ * record file (src/db/settled.ts); that bound must hold for the data the answer was computed from.
+ * So each answer is computed under a pin (src/db/pin.ts): every statement on the server the
+ * rotation picks, and that server's bound read, or taken from its memo, before the first of them. A statement that had to
+ * run elsewhere (its server went away) leaves the answer without a bound: not settled.
  * Without replicas one server answers everything: the bound is awaited before the data, no pin.
  */
 import type { Db } from '../../db/db.ts';
 import { withPin } from '../../db/pin.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ReadBasis } from './lifetime.ts';
-import { type Settled, SettledMemo, readSettled } from './settled.ts';
+import { type Settled, SettledMemo, readSettled } from '../../db/settled.ts';
 
-/** What `work` returned, and what its reads tell of its finality. */
+/** What `work` returned, and what its reads tell of whether it is settled. */
 export interface Based<T> {
   value: T;
   basis: ReadBasis;
@@ -23,12 +23,12 @@ export interface Based<T> {
 export type Stay = <U>(work: () => Promise<U>) => Promise<U>;
 
 /** Runs `work` (an answer's computation) pinned, with its bound read before it. */
-export type PinnedCompute = <T>(work: (stay: Stay) => Promise<T>) => Promise<Based<T>>;
+export type SettledCompute = <T>(work: (stay: Stay) => Promise<T>) => Promise<Based<T>>;
 
 /** The memo's key of a Db without pins: its one server. */
 const ONLY_SERVER = '';
 
-export function pinnedCompute(db: Db, refreshMs?: number): PinnedCompute {
+export function settledCompute(db: Db, refreshMs?: number): SettledCompute {
   const memos = new Map<string, SettledMemo<Settled>>();
   const memoOf = (server: string): SettledMemo<Settled> => {
     let memo = memos.get(server);

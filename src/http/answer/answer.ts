@@ -1,12 +1,12 @@
 /**
  * A route's successful answer as it leaves the handler and as the response cache keeps it: status,
  * the JSON body before any content-encoding, its ETag, and the headers the route set (cache-control,
- * link). Everything else a response carries is derived from these on the way out (server/respond.ts),
+ * link). Everything else a response carries is derived from these on the way out (respond.ts),
  * exactly as for a fresh answer.
  */
 import { hash } from 'node:crypto';
-import { Encoded, JsonText, toJson } from '../format/json.ts';
-import type { Page } from './route.ts';
+import { Encoded, JsonText, toJson } from '../../format/json.ts';
+import type { Page } from '../route.ts';
 
 export interface Answer {
   status: 200 | 206;
@@ -14,13 +14,13 @@ export interface Answer {
   etag: string;
   cacheControl: string;
   link?: string;
-  /** The Indexed-Through header (an addition, http/cache/pinned.ts): the newest block the answer's data had. */
+  /** The Indexed-Through header (an addition, http/cache/settledCompute.ts): the newest block the answer's data had. */
   indexedThrough?: string;
 }
 
-/** An answer just computed, with what its route knows of its finality (Page.immutableAfter). */
+/** An answer just computed, with what its route knows of when it is settled (Page.settledAfter). */
 export interface ComputedAnswer extends Answer {
-  immutableAfter?: bigint;
+  settledAfter?: bigint;
 }
 
 /** Express-compatible weak ETag: W/"<byte length hex>-<first 27 chars of base64 sha1>". */
@@ -35,7 +35,7 @@ export function answerOf(page: Page, cacheControl: string): ComputedAnswer {
   const body = value instanceof Encoded ? value.bytes() : Buffer.from(value instanceof JsonText ? value.text : toJson(value), 'utf8');
   const answer: ComputedAnswer = { status: page.status ?? 200, body, etag: weakEtag(body), cacheControl };
   if (page.next) answer.link = `<${page.next}>; rel="next"`;
-  if (page.immutableAfter !== undefined) answer.immutableAfter = page.immutableAfter;
+  if (page.settledAfter !== undefined) answer.settledAfter = page.settledAfter;
   return answer;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Answer, weakEtag } from '../answer.ts';
+import { type Answer, weakEtag } from './answer.ts';
 import { errorBody } from '../request/errors.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -13,7 +13,7 @@ function isFresh(request: FastifyRequest, etag: string): boolean {
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
 }
 
-/** Content type and ETag; Vary is the compression stage's (vary.ts). */
+/** Content type and ETag; Vary is the compression stage's (server/plugins/vary.ts). */
 function common(reply: FastifyReply, body: Buffer, etag = weakEtag(body)): string {
   reply.header('content-type', JSON_TYPE).header('etag', etag);
   return etag;

@@ -6,7 +6,7 @@
  * compresses; this stage runs after it (a route `onSend` appended after compress's) and leaves one.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { routeFlags } from './routeFlags.ts';
+import { routeFlags } from '../routeFlags.ts';
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|x-ndjson|[\w.+-]+\+(?:json|xml)))/i;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { demoExamples } from '../../../src/demo/examples.ts';
-import { readDemoInfo, seedDemo } from '../../../src/demo/seed.ts';
-import { withAcceptEncoding } from '../../../src/http/server/vary.ts';
-import { type TestApp, openTestApp, testConfig } from '../../support/app.ts';
+import { demoExamples } from '../../../../src/demo/examples.ts';
+import { readDemoInfo, seedDemo } from '../../../../src/demo/seed.ts';
+import { withAcceptEncoding } from '../../../../src/http/server/plugins/vary.ts';
+import { type TestApp, openTestApp, testConfig } from '../../../support/app.ts';
 
 /**
  * Vary as the reference's compression middleware sends it: exactly one `Accept-Encoding`, on every
@@ -51,7 +51,7 @@ test('no Vary on 304, on the health probes, on the preflight beyond CORS\'s own;
   const preflight = await service.app.inject({ method: 'OPTIONS', url: paths[0]!, headers: { 'accept-encoding': 'gzip' } });
   assert.equal(preflight.headers.vary, 'Access-Control-Request-Headers');
 
-  const { createApp } = await import('../../../src/app.ts');
+  const { createApp } = await import('../../../../src/app.ts');
   const plain = createApp(testConfig({ HIERO_MIRROR_REST_RESPONSE_COMPRESSION: 'false' }), service.db);
   try {
     const res = await plain.inject({ url: '/api/v1/contracts/results?limit=100', headers: { 'accept-encoding': 'gzip' } });
