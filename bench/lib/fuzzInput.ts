@@ -1,8 +1,8 @@
 /**
  * Hostile and broken requests for the fuzzer (bench/scenarios/fuzz.ts) and its property test: each starts from
  * a valid URL of one of the ten routes and mutates its path (hostile ids, dot segments, case, escapes,
- * raw bytes), its query string (the keys and values of the property tests in test/contract,
- * test/logs and test/results, repeated, long, broken separators), its method, its headers
+ * raw bytes), its query string (the keys and values of the property tests in test/contracts/contract,
+ * test/contracts/logs and test/contracts/results, repeated, long, broken separators), its method, its headers
  * (encodings, conditionals, CORS, forwarding, oversized, non-ASCII) and its framing (bodies, chunked,
  * bare LF, HTTP/1.0, the absolute and asterisk forms and `//` paths). Seeded: the same seed gives the same requests.
  * And the slow readers' requests (bench/lib/slowReader.ts): big answers read a few bytes at a time or
