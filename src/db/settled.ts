@@ -12,6 +12,8 @@
  * reads nothing could answer). A failing read makes no answer settled until the next.
  */
 import type { Db } from './db.ts';
+import { factStore } from './facts.ts';
+import { activePin } from './pin.ts';
 import { sql } from './sql.ts';
 
 const REFRESH_MS = 1000;
@@ -73,4 +75,34 @@ export class SettledMemo<T = Settled> {
       })
       .finally(() => (this.#reading = undefined)));
   }
+}
+
+/** The key of a Db's one server where no pin is taken (no replicas). */
+const ANY_SERVER = '';
+
+/** Every memo of `db`: one per server and refresh interval, shared by all its users in the process. */
+const memosOf = (db: Db): Map<string, SettledMemo<Settled>> => factStore(db, 'settled.memos', () => new Map());
+
+/**
+ * The settled value of the server the running work is pinned to (activePin), or of `db`'s one server
+ * without a pin, from the memo every user shares: the response cache, the additions' Indexed-Through
+ * and the newest-first split read it at most once per `refreshMs` per server together. A read that ran
+ * on another server than the pin's (its server went away meanwhile) counts as no value.
+ */
+export function settledHere(db: Db, refreshMs = REFRESH_MS): Promise<Settled | undefined> {
+  const pin = activePin();
+  const key = `${pin?.server ?? ANY_SERVER} ${refreshMs}`;
+  const memos = memosOf(db);
+  let memo = memos.get(key);
+  if (memo === undefined) memos.set(key, (memo = new SettledMemo(refreshMs)));
+  return memo.get(async () => {
+    const value = await readSettled(db);
+    return pin?.failedOver === true ? undefined : value;
+  });
+}
+
+/** Drops the memo of `server` (it went away: when it is back, its value is read afresh). */
+export function forgetSettled(db: Db, server: string): void {
+  const memos = memosOf(db);
+  for (const key of memos.keys()) if (key.startsWith(`${server} `)) memos.delete(key);
 }

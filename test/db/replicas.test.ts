@@ -1,7 +1,7 @@
 /**
  * Read replicas against a real streaming replica: a primary and a pg_basebackup replica of the
- * machine's PostgreSQL on ports 5641/5642 (test/support/replicaCluster.ts), the demo network seeded
- * on the primary, the service on port 5643 with db.replicas. Under load the replica is stopped
+ * machine's PostgreSQL on free ports (test/support/replicaCluster.ts), the demo network seeded
+ * on the primary, the service on a free port with db.replicas. Under load the replica is stopped
  * (no request may fail beyond the one in flight), restarted (it must be taken back), paused in its
  * replay (taken out for lag, back when it catches up); the response cache over the replica with its
  * replay paused and the primary (no answer that lacks rows is kept as final); and the primary
@@ -23,10 +23,12 @@ import { testConfig } from '../support/app.ts';
 import { type ReplicaCluster, replicaSkipReason, startReplicaCluster } from '../support/replicaCluster.ts';
 import { BASE_TS, FIRST_BLOCK, PER_BLOCK, STEP, generate, insertBlocks, insertFixtures, insertResults } from '../contracts/results/fixtures.ts';
 import { seconds } from '../support/timestamps.ts';
+import { freePort } from '../../bench/lib/cli.ts';
 
-const PRIMARY_PORT = 5641;
-const REPLICA_PORT = 5642;
-const SERVICE_PORT = 5643;
+// free ports of the moment: a fixed port may be taken by another server on the machine
+const PRIMARY_PORT = await freePort();
+const REPLICA_PORT = await freePort();
+const SERVICE_PORT = await freePort();
 const REPLICA = `127.0.0.1:${REPLICA_PORT}`;
 const skip = replicaSkipReason();
 

@@ -14,7 +14,7 @@ import { factStore } from '../../db/facts.ts';
 import { dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
-import { SettledMemo, readSettled } from '../../db/settled.ts';
+import { settledHere } from '../../db/settled.ts';
 
 /** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive) or `through` (inclusive), each where given. */
 export interface Part {
@@ -72,14 +72,13 @@ const historyOf = (db: Db): LRUCache<string, bigint> => factStore(db, 'newestFir
 
 /**
  * The split timestamp for `db`: `spanNs` (db.newestFirstSpan, a week: one or two monthly partitions)
- * before the end of its newest record file, read at most once a second (any value gives the same
- * rows, so an old one costs only speed). Undefined where the tables are not partitioned or no record
- * file is there.
+ * before the end of its newest record file, read at most once a second in the memo the cache
+ * shares (settledHere; any value gives the same rows, so an old one costs only speed). Undefined
+ * where the tables are not partitioned or no record file is there.
  */
 export async function splitAt(db: Db, spanNs: bigint): Promise<Split | undefined> {
   if (dbLayout(db)?.partitioned !== true) return undefined;
-  const memo = factStore(db, 'newestFirst.end', () => new SettledMemo<bigint>());
-  const end = await memo.get(async () => (await readSettled(db))?.end);
+  const end = (await settledHere(db))?.end;
   return end === undefined ? undefined : { at: end - spanNs, ceiling: end + CEILING_MARGIN_NS };
 }
 

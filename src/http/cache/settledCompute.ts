@@ -3,7 +3,8 @@
  * first. The cache keeps an answer as settled when its settledAfter is at or below the newest
  * record file (src/db/settled.ts); that bound must hold for the data the answer was computed from.
  * So each answer is computed under a pin (src/db/pin.ts): every statement on the server the
- * rotation picks, and that server's bound read, or taken from its memo, before the first of them. A statement that had to
+ * rotation picks, and that server's bound read, or taken from the memo all users of the server
+ * share (settledHere), before the first of them. A statement that had to
  * run elsewhere (its server went away) leaves the answer without a bound: not settled.
  * Without replicas one server answers everything: the bound is awaited before the data, no pin.
  */
@@ -11,7 +12,7 @@ import type { Db } from '../../db/db.ts';
 import { withPin } from '../../db/pin.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ReadBasis } from './lifetime.ts';
-import { type Settled, SettledMemo, readSettled } from '../../db/settled.ts';
+import { forgetSettled, settledHere } from '../../db/settled.ts';
 
 /** What `work` returned, and what its reads tell of whether it is settled. */
 export interface Based<T> {
@@ -25,35 +26,20 @@ export type Stay = <U>(work: () => Promise<U>) => Promise<U>;
 /** Runs `work` (an answer's computation) pinned, with its bound read before it. */
 export type SettledCompute = <T>(work: (stay: Stay) => Promise<T>) => Promise<Based<T>>;
 
-/** The memo's key of a Db without pins: its one server. */
-const ONLY_SERVER = '';
-
 export function settledCompute(db: Db, refreshMs?: number): SettledCompute {
-  const memos = new Map<string, SettledMemo<Settled>>();
-  const memoOf = (server: string): SettledMemo<Settled> => {
-    let memo = memos.get(server);
-    if (memo === undefined) memos.set(server, (memo = new SettledMemo(refreshMs)));
-    return memo;
-  };
-
   return async <T>(work: (stay: Stay) => Promise<T>): Promise<Based<T>> => {
     const pin = db.pin?.();
     if (pin === undefined) {
-      const settled = await memoOf(ONLY_SERVER).get(() => readSettled(db));
+      const settled = await settledHere(db, refreshMs);
       return { value: await work((later) => later()), basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: false } };
     }
     return withPin(pin, async () => {
       try {
-        // a read that ran elsewhere (its server went away meanwhile) is no bound of the pin's server
-        const settled = await memoOf(pin.server).get(async () => {
-          const value = await readSettled(db);
-          return pin.failedOver ? undefined : value;
-        });
+        const settled = await settledHere(db, refreshMs);
         const value = await work((later) => withPin(pin, later));
         return { value, basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: pin.failedOver } };
       } finally {
-        // the server went away: when it is back, its bound is read afresh
-        if (pin.failedOver) memos.delete(pin.server);
+        if (pin.failedOver) forgetSettled(db, pin.server);
       }
     });
   };
