@@ -222,7 +222,7 @@ function onFakeClock(t: TestContext, env: Record<string, string>, queue?: PoolQu
     /** A GET of `path`: shed (answered or held) or admitted. */
     ask(path: string) {
       const response = new FakeResponse();
-      const shed = admit.front({ url: path, method: 'GET', headers: {} } as IncomingMessage, response as unknown as ServerResponse);
+      const shed = admit.beforeRouting({ url: path, method: 'GET', headers: {} } as IncomingMessage, response as unknown as ServerResponse);
       return { shed, response };
     },
     async metric(name: string) {
