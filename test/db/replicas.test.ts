@@ -4,7 +4,7 @@
  * on the primary, the service on a free port with db.replicas. Under load the replica is stopped
  * (no request may fail beyond the one in flight), restarted (it must be taken back), paused in its
  * replay (taken out for lag, back when it catches up); the response cache over the replica with its
- * replay paused and the primary (no answer that lacks rows is kept as final); and the primary
+ * replay paused and the primary (no answer that lacks rows is kept as settled); and the primary
  * stopped while the replica serves (readiness stays green). Skips where the PostgreSQL binaries are
  * missing.
  */
@@ -80,7 +80,7 @@ function onDatabase(url: string, name: string): string {
  * The response cache over two servers at different record files: the replica with its replay
  * paused, and the primary listed as a second replica (it is never behind). Each answer is computed
  * on one of them; one computed on the replica lacks the rows of the record files it has not
- * replayed and must not be kept as final, however far the primary is. A fixture network in a
+ * replayed and must not be kept as settled, however far the primary is. A fixture network in a
  * database of its own: half of its record files replayed, the other half written while the
  * replica's replay is paused; every answer's range lies in the second half.
  */
@@ -129,14 +129,14 @@ async function checkCacheFinality(t: { diagnostic(message: string): void }, clus
       return Number(/^response_cache_computed_total\{kept="immutable"\} (\d+)/m.exec(text)?.[1] ?? 0);
     };
     const range = `timestamp=gte:${seconds(splitTs)}&timestamp=lte:${seconds(splitTs + BigInt(5 * PER_BLOCK) * STEP - 1n)}`;
-    const answers: Array<{ url: string; body: string; final: boolean }> = [];
+    const answers: Array<{ url: string; body: string; settled: boolean }> = [];
     // spread over seconds, so that each server's bound is read several times
     for (let limit = 1; limit <= 16; limit++) {
       const path = `/api/v1/contracts/results?${range}&limit=${limit}`;
       const before = await kept();
       const response = await cached.inject(path);
       assert.equal(response.statusCode, 200, response.body);
-      answers.push({ url: path, body: response.body, final: (await kept()) > before });
+      answers.push({ url: path, body: response.body, settled: (await kept()) > before });
       await sleep(250);
     }
 
@@ -149,11 +149,11 @@ async function checkCacheFinality(t: { diagnostic(message: string): void }, clus
       const truth = (await plain.inject(answer.url)).body;
       if (answer.body === truth) continue;
       stale.push(answer.url);
-      assert.ok(!answer.final, `kept as final without the rows the primary has: ${answer.url}\n${answer.body}\nvs ${truth}`);
+      assert.ok(!answer.settled, `kept as settled without the rows the primary has: ${answer.url}\n${answer.body}\nvs ${truth}`);
     }
-    t.diagnostic(`cache over a paused replica and the primary: ${answers.length} answers, ${stale.length} stale (none final), ${answers.filter((a) => a.final).length} final; reads ${JSON.stringify(db.readsBy())}`);
+    t.diagnostic(`cache over a paused replica and the primary: ${answers.length} answers, ${stale.length} stale (none settled), ${answers.filter((a) => a.settled).length} settled; reads ${JSON.stringify(db.readsBy())}`);
     assert.ok(stale.length > 0, 'some answers were computed on the paused replica');
-    assert.ok(answers.some((a) => a.final), 'answers computed on the primary are final');
+    assert.ok(answers.some((a) => a.settled), 'answers computed on the primary are settled');
   } finally {
     if (paused) await replica.query('select pg_wal_replay_resume()').catch(() => {});
     await replica.end().catch(() => {});

@@ -127,7 +127,7 @@ test('property: the range matches exactly what the reference conditions match', 
         assert.equal(!ours.range.empty && contains(ours.range, t, INT64), reference.matches(t), `t=${t}`);
       }
       for (const t of [MAX - 1n, MAX]) assert.equal(!ours.range.empty && contains(ours.range, t, INT64), reference.matches(t), `t=${t}`);
-      // upperBound (what makes a page final for the response cache): nothing above it matches, and
+      // upperBound (what makes a page settled for the response cache): nothing above it matches, and
       // the range does not move with the clock
       if (ours.upperBound !== undefined) {
         for (let t = ours.upperBound + 1n; t <= 32n; t++) assert.equal(reference.matches(t), false, `t=${t} above ${ours.upperBound}`);

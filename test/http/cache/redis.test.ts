@@ -76,7 +76,7 @@ async function until(what: string, condition: () => Promise<boolean> | boolean, 
 
 const LAST = BASE_TS + 20n * STEP - 1n;
 const URLS = {
-  final: `/api/v1/contracts/results?timestamp=gte:${seconds(BASE_TS)}&timestamp=lte:${seconds(LAST)}&limit=5`,
+  settled: `/api/v1/contracts/results?timestamp=gte:${seconds(BASE_TS)}&timestamp=lte:${seconds(LAST)}&limit=5`,
   open: `/api/v1/contracts/results?timestamp=gte:${seconds(BASE_TS)}&limit=3`,
   contract: `/api/v1/contracts/0.0.1001/results?limit=2`,
 };
@@ -124,16 +124,16 @@ describe('with a Redis server', () => {
       assert.ok((await metric(b.app, 'response_cache_hits_total{tier="redis"}')) >= 1);
       // HEAD shares the GET's entry
       const computed = await metric(b.app, 'response_cache_computed_total');
-      const head = await b.app.inject({ method: 'HEAD', url: URLS.final, headers: { 'x-request-id': 'same' } });
+      const head = await b.app.inject({ method: 'HEAD', url: URLS.settled, headers: { 'x-request-id': 'same' } });
       assert.equal(head.statusCode, 200);
-      assert.equal(head.headers.etag, (await request(plain, URLS.final)).headers.etag);
+      assert.equal(head.headers.etag, (await request(plain, URLS.settled)).headers.etag);
       assert.equal(await metric(b.app, 'response_cache_computed_total'), computed);
     } finally {
       await Promise.all([a.app.close(), b.app.close(), plain.close()]);
     }
   });
 
-  withRedis('entries: under the key prefix, for the answer\'s max-age, or immutableMaxAge when final', async (redis) => {
+  withRedis('entries: under the key prefix, for the answer\'s max-age, or immutableMaxAge when settled', async (redis) => {
     const { app } = cachedApp(database.db, redis.url, { HIERO_MIRROR_REST_CACHE_RESPONSE_KEYPREFIX: `${PREFIX}ttl:` });
     try {
       await until('Redis ready', async () => (await metric(app, 'response_cache_redis_up')) === 1);
@@ -148,13 +148,13 @@ describe('with a Redis server', () => {
       };
       const open = await ttl(URLS.open);
       assert.ok(open > 8_000 && open <= 10_000, `max-age=10: ${open} ms`);
-      const final = await ttl(URLS.final);
-      assert.ok(final > 86_390_000 && final <= 86_400_000, `final: ${final} ms`);
+      const settled = await ttl(URLS.settled);
+      assert.ok(settled > 86_390_000 && settled <= 86_400_000, `settled: ${settled} ms`);
       const contract = await ttl(URLS.contract);
       assert.ok(contract > 0 && contract <= 1_000, `max-age=1: ${contract} ms`);
       assert.equal(await metric(app, 'response_cache_computed_total{kept="immutable"}'), 1);
       // an immutable answer replays with its configured max-age, not the time it has left
-      assert.match(String((await request(app, URLS.final)).headers['cache-control']), /^public, max-age=10$/);
+      assert.match(String((await request(app, URLS.settled)).headers['cache-control']), /^public, max-age=10$/);
     } finally {
       await app.close();
     }
@@ -165,20 +165,20 @@ describe('with a Redis server', () => {
     const b = cachedApp(database.db, redis.url, { HIERO_MIRROR_REST_CACHE_RESPONSE_KEYPREFIX: `${PREFIX}304:`, HIERO_MIRROR_REST_CACHE_RESPONSE_LOCALMAXBYTES: '0' });
     try {
       await until('Redis ready', async () => (await metric(a.app, 'response_cache_redis_up')) === 1 && (await metric(b.app, 'response_cache_redis_up')) === 1);
-      const etag = String((await createApp(testConfig(), database.db).inject(URLS.final)).headers.etag);
+      const etag = String((await createApp(testConfig(), database.db).inject(URLS.settled)).headers.etag);
       const conditional = { 'if-none-match': etag };
-      const fresh = await request(a.app, URLS.final, conditional);
+      const fresh = await request(a.app, URLS.settled, conditional);
       assert.equal(fresh.statusCode, 304);
       assert.equal(fresh.body, '');
       assert.equal(fresh.headers['content-type'], undefined);
       assert.equal(fresh.headers.etag, etag);
-      assert.equal((await request(a.app, URLS.final, conditional)).statusCode, 304);
+      assert.equal((await request(a.app, URLS.settled, conditional)).statusCode, 304);
       assert.equal(await metric(a.app, 'response_cache_hits_total{tier="local"}'), 1);
       await until('the entry in Redis', async () => (await redis.keys()).some((k) => k.startsWith(`${PREFIX}304:`)));
-      const fromRedis = await request(b.app, URLS.final, { 'if-none-match': `"other", ${etag.replace('W/', '')}` });
+      const fromRedis = await request(b.app, URLS.settled, { 'if-none-match': `"other", ${etag.replace('W/', '')}` });
       assert.equal(fromRedis.statusCode, 304);
       assert.equal(await metric(b.app, 'response_cache_hits_total{tier="redis"}'), 1);
-      assert.equal((await request(b.app, URLS.final, { 'if-none-match': '"other"' })).statusCode, 200);
+      assert.equal((await request(b.app, URLS.settled, { 'if-none-match': '"other"' })).statusCode, 200);
     } finally {
       await Promise.all([a.app.close(), b.app.close()]);
     }

@@ -1,9 +1,9 @@
 /**
- * When the response cache may keep an answer as final, on fake databases: only when the newest
- * record file that makes it final was read before the answer's data, on the server that computed
+ * When the response cache may keep an answer as settled, on fake databases: only when the newest
+ * record file that makes it settled was read before the answer's data, on the server that computed
  * the answer. The importer committing a record file between the data and that read, two replicas
  * at different record files, and a statement that failed over to another server must never leave
- * an answer kept as final that could still gain rows.
+ * an answer kept as settled that could still gain rows.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -62,11 +62,11 @@ function cacheOn(db: Db): ResponseCache {
   return createResponseCache({ config, db, logger: pino({ enabled: false }), version: 'test' });
 }
 
-/** What one answer was computed from, and whether the cache kept it as final. */
+/** What one answer was computed from, and whether the cache kept it as settled. */
 interface Outcome {
   /** The servers that answered its data statements, in order. */
   servers: string[];
-  final: boolean;
+  settled: boolean;
 }
 
 let requests = 0;
@@ -88,10 +88,10 @@ async function ask(cache: ResponseCache, db: Db, settledAfter: bigint, statement
     return { status: 200, body, etag: 'W/"1"', cacheControl: 'public, max-age=10', settledAfter };
   };
   await cache.answer({ path: `/request/${++requests}`, query: parseQuery(''), linkBase: '' }, compute);
-  return { servers, final: (await kept()) > before };
+  return { servers, settled: (await kept()) > before };
 }
 
-test('one database: a record file the importer commits after the data statement makes nothing final', async () => {
+test('one database: a record file the importer commits after the data statement makes nothing settled', async () => {
   const primary = server('primary', 100n);
   const cache = cacheOn(primary.db);
   const started = Date.now();
@@ -99,17 +99,17 @@ test('one database: a record file the importer commits after the data statement 
     // the answer's range ends at 150; the importer commits the record file ending at 200 (with rows
     // in that range) just after the answer's data statement ran
     primary.afterData = () => (primary.newest = 200n);
-    assert.equal((await ask(cache, primary.db, 150n)).final, false, 'the answer lacks the rows of the record file committed after its data');
+    assert.equal((await ask(cache, primary.db, 150n)).settled, false, 'the answer lacks the rows of the record file committed after its data');
     primary.afterData = undefined;
-    // the bound read before that answer (100) still makes what lies at or below it final, without another read
-    assert.equal((await ask(cache, primary.db, 100n)).final, true);
+    // the bound read before that answer (100) still makes what lies at or below it settled, without another read
+    assert.equal((await ask(cache, primary.db, 100n)).settled, true);
     assert.ok(primary.settledReads <= readsAllowed(started), 'no round trip while the memo is fresh');
   } finally {
     await cache.close();
   }
 });
 
-test('two replicas at different record files: an answer is final only on the bound of the server that computed it, all its statements on that server', async () => {
+test('two replicas at different record files: an answer is settled only on the bound of the server that computed it, all its statements on that server', async () => {
   const primary = server('primary', 300n);
   const behind = server('behind', 100n);
   const ahead = server('ahead', 300n);
@@ -123,12 +123,12 @@ test('two replicas at different record files: an answer is final only on the bou
     for (const { servers } of outcomes) assert.equal(new Set(servers).size, 1, `one request's statements on one server: ${servers.join(', ')}`);
     const on = (name: string) => outcomes.filter((o) => o.servers[0] === name);
     assert.ok(on('behind').length > 0 && on('ahead').length > 0, 'the rotation still spreads requests');
-    assert.ok(on('behind').every((o) => !o.final), 'never final beyond the bound of the replica that computed it');
-    assert.ok(on('ahead').every((o) => o.final));
-    // within the behind replica's own bound its answers are final
+    assert.ok(on('behind').every((o) => !o.settled), 'never settled beyond the bound of the replica that computed it');
+    assert.ok(on('ahead').every((o) => o.settled));
+    // within the behind replica's own bound its answers are settled
     const within: Outcome[] = [];
     for (let i = 0; i < 4; i++) within.push(await ask(cache, db, 100n));
-    assert.ok(within.every((o) => o.final));
+    assert.ok(within.every((o) => o.settled));
     const allowed = readsAllowed(started);
     assert.ok(behind.settledReads <= allowed && ahead.settledReads <= allowed && primary.settledReads === 0, 'one read of each server per second at most');
   } finally {
@@ -137,7 +137,7 @@ test('two replicas at different record files: an answer is final only on the bou
   }
 });
 
-test('a request whose statement failed over to another server is not final, not even one final at once', async () => {
+test('a request whose statement failed over to another server is not settled, not even one settled at once', async () => {
   for (const settledAfter of [50n, 0n]) {
     const primary = server('primary', 300n);
     const a = server('a', 300n);
@@ -150,11 +150,11 @@ test('a request whose statement failed over to another server is not final, not 
       a.failData = GONE;
       const failedOver = await ask(cache, db, settledAfter);
       assert.deepEqual(failedOver.servers, ['b']);
-      assert.equal(failedOver.final, false, `settledAfter ${settledAfter}: data from another server than the bound's`);
-      // the next request, whole on b, is final again
+      assert.equal(failedOver.settled, false, `settledAfter ${settledAfter}: data from another server than the bound's`);
+      // the next request, whole on b, is settled again
       const next = await ask(cache, db, settledAfter);
       assert.deepEqual(next.servers, ['b']);
-      assert.equal(next.final, true);
+      assert.equal(next.settled, true);
     } finally {
       await cache.close();
       await db.close();

@@ -74,7 +74,7 @@ test('lifetime: max-age of the answer, 1 s without one, none for no-store, priva
   assert.equal(maxAgeSeconds('private, max-age=60'), 0);
 });
 
-test('lifetime: a final 200 lives cache.response.immutableMaxAge once the network is settled through its end, on one server', () => {
+test('lifetime: a settled 200 lives cache.response.immutableMaxAge once the network is settled through its end, on one server', () => {
   const day = 86_400_000;
   const settled = (through: bigint | undefined, failedOver = false) => ({ settledThrough: through, failedOver });
   const answer = (settledAfter?: bigint, status = 200) => ({ status, cacheControl: 'public, max-age=10', ...(settledAfter === undefined ? {} : { settledAfter }) });
@@ -85,7 +85,7 @@ test('lifetime: a final 200 lives cache.response.immutableMaxAge once the networ
   assert.deepEqual(lifetimeMs(answer(1n), day, settled(undefined)), { ms: 10_000, settled: false });
   // 0n needs no bound
   assert.deepEqual(lifetimeMs(answer(0n), day, settled(undefined)), { ms: day, settled: true });
-  // data from two servers (a statement failed over) is never final, whatever the bound
+  // data from two servers (a statement failed over) is never settled, whatever the bound
   assert.deepEqual(lifetimeMs(answer(100n), day, settled(100n, true)), { ms: 10_000, settled: false });
   assert.deepEqual(lifetimeMs(answer(0n), day, settled(100n, true)), { ms: 10_000, settled: false });
   // a partial answer (206) may still be completed; no-store is never kept

@@ -1,5 +1,5 @@
 /**
- * Which answers the routes declare final (Page.settledAfter), rule by rule: a result by hash or
+ * Which answers the routes declare settled (Page.settledAfter), rule by rule: a result by hash or
  * by the timestamp of a call at once; a result by transaction id once its consensus window has
  * passed; a network listing of results or logs once the network is past the end the request caps
  * its range at (never an open range, a lookup by transaction hash, or a sender named by address).
@@ -75,12 +75,12 @@ async function settledAfter(url: string): Promise<bigint | undefined> {
   return captured!.settledAfter;
 }
 
-test('a result by hash, or by the timestamp of a call, is final at once', async () => {
+test('a result by hash, or by the timestamp of a call, is settled at once', async () => {
   assert.equal(await settledAfter(`/api/v1/contracts/results/0x${HASH}`), 0n);
   assert.equal(await settledAfter(`/api/v1/contracts/0.0.${CONTRACT}/results/${seconds(CALL)}`), 0n);
 });
 
-test('a result by transaction id is final once no other transaction can take that id: at the end of its consensus window', async () => {
+test('a result by transaction id is settled once no other transaction can take that id: at the end of its consensus window', async () => {
   const id = `0.0.${PAYER}-${VALID_START / 1_000_000_000n}-${VALID_START % 1_000_000_000n}`;
   assert.equal(await settledAfter(`/api/v1/contracts/results/${id}`), VALID_START + WINDOW);
 });
@@ -88,27 +88,27 @@ test('a result by transaction id is final once no other transaction can take tha
 const FIRST = seconds(BASE_TS);
 const LAST = seconds(BASE_TS + 20n * STEP - 1n);
 
-test('network results: final after the end the request caps the range at', async () => {
+test('network results: settled after the end the request caps the range at', async () => {
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=gte:${FIRST}&timestamp=lte:${LAST}`), BASE_TS + 20n * STEP - 1n);
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=lt:${LAST}`), BASE_TS + 20n * STEP - 2n);
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=${seconds(BASE_TS)}`), BASE_TS);
   // a block: its end
   const block = BASE_TS + 10n * STEP;
   assert.equal(await settledAfter(`/api/v1/contracts/results?block.number=${FIRST_BLOCK + 1}`), block + 10n * STEP - 1n);
-  // an empty page is as final as a full one
+  // an empty page is as settled as a full one
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=gte:1&timestamp=lte:2`), 2_000_000_000n);
   // from=0.0.x is no lookup; an address is resolved through the entity table and left out
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=lte:${LAST}&from=0.0.2002`), BASE_TS + 20n * STEP - 1n);
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=lte:${LAST}&from=0x${EVM_2002}`), undefined);
 });
 
-test('network results: never final when the range is open or its end dropped out', async () => {
+test('network results: never settled when the range is open or its end dropped out', async () => {
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=gte:${FIRST}`), undefined);
   assert.equal(await settledAfter(`/api/v1/contracts/results?timestamp=gte:${FIRST}&timestamp=lte:0`), undefined);
   assert.equal(await settledAfter(`/api/v1/contracts/results`), undefined);
 });
 
-test('network logs: final after the capped end of the range; open ranges and lookups by transaction hash never', async () => {
+test('network logs: settled after the capped end of the range; open ranges and lookups by transaction hash never', async () => {
   assert.equal(await settledAfter(`/api/v1/contracts/results/logs?timestamp=gte:${FIRST}&timestamp=lte:${LAST}`), BASE_TS + 20n * STEP - 1n);
   assert.equal(await settledAfter(`/api/v1/contracts/results/logs?timestamp=gte:${FIRST}`), undefined);
   assert.equal(await settledAfter(`/api/v1/contracts/results/logs?transaction.hash=0x${HASH}&timestamp=lte:${LAST}`), undefined);
