@@ -14,8 +14,7 @@ import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
 import { answerError, outcomeText } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import type { RpcNetworks } from './networks.ts';
-import { subscribeRequest } from './wsSubscribe.ts';
-import type { Subscription } from './subscriptions.ts';
+import { type Connection, subscribeRequest } from './wsSubscribe.ts';
 
 /** The methods the relay's WebSocket serves (its WS_CONSTANTS.METHODS); the rest are not found there. */
 const WS_METHODS = new Set(
@@ -23,12 +22,6 @@ const WS_METHODS = new Set(
     ' ',
   ),
 );
-
-/** One connection's state. */
-export interface Connection {
-  socket: WebSocket;
-  subscriptions: Map<string, Subscription & { tag: string }>;
-}
 
 function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);

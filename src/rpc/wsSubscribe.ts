@@ -15,8 +15,14 @@ import { newFilterId } from './filterStore.ts';
 import { topicsOf } from './logSearch.ts';
 import type { MethodContext } from './methods.ts';
 import { subscribeLogsParam } from './params.ts';
-import { type Send, subscribeHeads, subscribeLogs } from './subscriptions.ts';
-import type { Connection } from './ws.ts';
+import type { WebSocket } from 'ws';
+import { type Send, type Subscription, subscribeHeads, subscribeLogs } from './subscriptions.ts';
+
+/** One WebSocket connection's state. */
+export interface Connection {
+  socket: WebSocket;
+  subscriptions: Map<string, Subscription & { tag: string }>;
+}
 
 export interface SubscribeContext {
   context: MethodContext;
