@@ -15,6 +15,7 @@ import type { Db } from './db/db.ts';
 import { type Route } from './http/route.ts';
 import { buildApp } from './http/server/server.ts';
 import type { NetworkSource } from './http/server/networks.ts';
+import { registerRpc } from './rpc/endpoint.ts';
 
 /** Every endpoint of the service, in routing order. */
 export const routes: Route[] = [
@@ -41,5 +42,5 @@ export function createApp(
   clock?: () => bigint,
   served: { networks?: NetworkSource[]; defaultNetwork?: string | undefined } = {},
 ): FastifyInstance {
-  return buildApp({ config, db, routes, logger, ...(clock ? { clock } : {}), ...served });
+  return buildApp({ config, db, routes, logger, ...(clock ? { clock } : {}), ...served, endpoints: [registerRpc] });
 }

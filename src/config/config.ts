@@ -9,6 +9,7 @@ import { type Tree, isTree, leafPaths, mergeTree, pick, setCaseInsensitive } fro
 import { type NetworkName, networkTree, readNetworks, setNetworkVariable } from './networks.ts';
 import { ConfigError, bool, duration, integer, text } from './values.ts';
 import { type ReplicaSettings, primaryHost, replicaSettings } from './replicas.ts';
+import { type RpcSettings, rpcSettings } from './rpc.ts';
 import { type RedisSettings, type ResponseCacheSettings, cacheSettings, redisSettings } from './cache.ts';
 /** Service configuration. Keys mirror the reference's `hiero.mirror.rest.*` / `hedera.mirror.rest.*` layout. */
 export interface Config {
@@ -65,6 +66,8 @@ export interface Config {
   streams: { maxPerClient: number; maxReaders: number; maxConcurrentReads: number; maxBufferedBytes: number };
   /** This service's own keys (server.*, see service.ts). */
   server: ServerSettings;
+  /** The JSON-RPC endpoint (rpc.*, see rpc.ts). */
+  rpc: RpcSettings;
   /** The response cache (cache.response.*; it is on when cache.response.enabled and redis.enabled). */
   cache: ResponseCacheSettings;
   /** The Redis connection of the response cache (the reference's redis.*). */
@@ -264,6 +267,7 @@ function validate(rest: Tree, common: Tree, databaseUrl: string | undefined): Co
       maxBufferedBytes: integer(rest, 'streams.maxBufferedBytes', 16384, 1_073_741_824),
     },
     server: serverSettings(rest),
+    rpc: rpcSettings(rest),
     cache: cacheSettings(rest),
     redis: redisSettings(rest),
     warnings: [],

@@ -6,6 +6,7 @@
  */
 
 import { REPLICA_DEFAULTS } from './replicas.ts';
+import { RPC_DEFAULTS } from './rpc.ts';
 import { ConfigError, bool, integer } from './values.ts';
 
 type Tree = Record<string, unknown>;
@@ -84,6 +85,8 @@ export const SERVICE_DEFAULTS: Tree = {
      */
     maxBufferedBytes: 262144,
   },
+  /** The JSON-RPC endpoint (`/rpc`, src/rpc; src/config/rpc.ts). */
+  rpc: RPC_DEFAULTS,
   server: {
     /** ms an answer may wait for its client to take any of its bytes before its connection is closed; 0: never. */
     stallTimeout: 30000,
@@ -150,6 +153,7 @@ export const SERVICE_KEYS = [
   'streams',
   'upstream',
   'server',
+  'rpc',
   'cache.response.immutableMaxAge',
   'cache.response.localMaxBytes',
   'cache.response.timeout',

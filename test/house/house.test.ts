@@ -27,6 +27,7 @@ export const LAYERS: ReadonlyArray<readonly string[]> = [
   ['src/http/server/'],
   ['src/contracts/common/'],
   ['src/contracts/'],
+  ['src/rpc/'],
   ['src/app.ts'],
   ['src/cli/', 'src/cli.ts'],
 ];

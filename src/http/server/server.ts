@@ -54,6 +54,8 @@ export interface AppOptions {
   logger?: Logger | false;
   /** The clock of the requests, in ns since the epoch; the system clock by default. */
   clock?: () => bigint;
+  /** Endpoints beside the routes (the JSON-RPC endpoint, src/rpc), registered with the networks served. */
+  endpoints?: Array<(app: FastifyInstance, networks: Networks) => void>;
 }
 
 const NOT_FOUND = ['Not found'];
@@ -66,7 +68,7 @@ const hasEmptyParam = (params: unknown): boolean => Object.values(params as Reco
 /** The system clock in ns since the epoch. */
 export const systemClock = (): bigint => BigInt(Date.now()) * 1_000_000n;
 
-export function buildApp({ config, db, routes, logger = false, clock = systemClock, networks: networkSources = [], defaultNetwork }: AppOptions): FastifyInstance {
+export function buildApp({ config, db, routes, logger = false, clock = systemClock, networks: networkSources = [], defaultNetwork, endpoints = [] }: AppOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger || undefined,
     // Fastify's own two lines per request are replaced by the one line of the access log.
@@ -213,5 +215,6 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       });
     }
   });
+  for (const endpoint of endpoints) endpoint(app, served);
   return app;
 }

@@ -124,7 +124,8 @@ export function parseLiveParams(query: ParsedQuery, config: Config, lastEventHea
 /** The feeds of this process, one per database (the memo of a Db, as the other per-database memos). */
 const feeds = new WeakMap<Db, LogFeed>();
 
-function feedOf(context: RequestContext): LogFeed {
+/** The process's feed of a database (shared by the event streams and the JSON-RPC subscriptions, src/rpc). */
+export function feedOf(context: Pick<RequestContext, 'db' | 'config'>): LogFeed {
   let feed = feeds.get(context.db);
   if (feed === undefined) {
     feed = new LogFeed(context.db, context.config.live.tickMs, () => {});

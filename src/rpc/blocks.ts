@@ -1,0 +1,53 @@
+/**
+ * Blocks as the endpoint names them (record_file: `index` is the block number, `hash` its hash),
+ * read as the mirror node's /blocks reads them: the newest by consensus end, one by number, one by
+ * the prefix of its hash.
+ */
+import type { Db } from '../db/db.ts';
+import { sql } from '../db/sql.ts';
+
+export interface Block {
+  number: bigint;
+  /** Consensus range of the block, inclusive ns. */
+  start: bigint;
+  end: bigint;
+  /** 48 bytes, hex without 0x. */
+  hash: string;
+}
+
+interface BlockRow {
+  index: string;
+  consensus_start: string;
+  consensus_end: string;
+  hash: string;
+}
+
+const COLUMNS = sql`index::text as index, consensus_start::text as consensus_start, consensus_end::text as consensus_end, hash`;
+
+const toBlock = (row: BlockRow | undefined): Block | undefined =>
+  row === undefined ? undefined : { number: BigInt(row.index), start: BigInt(row.consensus_start), end: BigInt(row.consensus_end), hash: row.hash };
+
+export async function latestBlock(db: Db): Promise<Block | undefined> {
+  const [row] = await db.query<BlockRow>(sql`select ${COLUMNS} from record_file order by consensus_end desc limit 1`);
+  return toBlock(row);
+}
+
+export async function blockByNumber(db: Db, number: bigint): Promise<Block | undefined> {
+  if (number > 9223372036854775807n) return undefined;
+  const [row] = await db.query<BlockRow>(sql`select ${COLUMNS} from record_file where index = ${number.toString()} limit 1`);
+  return toBlock(row);
+}
+
+/** The block whose hash starts with these hex digits (a 32-byte Ethereum-style block hash is the first 32 of 48 bytes). */
+export async function blockByHash(db: Db, hexDigits: string): Promise<Block | undefined> {
+  const [row] = await db.query<BlockRow>(
+    sql`select ${COLUMNS} from record_file where hash like ${`${hexDigits.toLowerCase()}%`} order by consensus_end desc limit 1`,
+  );
+  return toBlock(row);
+}
+
+/** Blocks after `number`, oldest first, at most `limit` (eth_getFilterChanges of a block filter). */
+export async function blocksAfter(db: Db, number: bigint, limit: number): Promise<Block[]> {
+  const rows = await db.query<BlockRow>(sql`select ${COLUMNS} from record_file where index > ${number.toString()} order by index limit ${limit}`);
+  return rows.map((row) => toBlock(row)!);
+}

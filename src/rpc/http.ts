@@ -1,0 +1,84 @@
+/**
+ * `POST /rpc`: JSON-RPC 2.0 over HTTP, single requests and batches, answered as the relay's server
+ * answers them: `{"result"|"error", "jsonrpc", "id"}` in that key order; a single request's error
+ * with HTTP 400 (500 for an internal error), a parse error with 200, a batch with 200 and its
+ * answers in request order. The logs of eth_getLogs are written while they are read (logPages.ts),
+ * so an answer never sits whole in memory; a failure after the first page cuts the connection.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { answerError, outcomeChunks } from './envelope.ts';
+import { TOO_LARGE, parseJson, readBody } from './body.ts';
+import { RpcError, rpcErrors } from './errors.ts';
+import { dispatch } from './dispatch.ts';
+import type { RpcNetworks } from './networks.ts';
+
+const JSON_TYPES = /^(?:application\/(?:json|json-rpc|jsonrequest)|text\/plain)$/i;
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The relay's HTTP status of a single request's error. */
+const statusOf = (error: RpcError): number => (error.code === -32603 ? 500 : error.code === -32700 ? 200 : 400);
+
+function sendError(reply: FastifyReply, requestId: string, error: RpcError, status = statusOf(error)) {
+  return reply.code(status).header('content-type', CONTENT_TYPE).send(answerError(null, error, requestId));
+}
+
+export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // every body is read here, whatever its type, with the endpoint's own limit
+    scope.addContentTypeParser('*', (request, payload, done) => {
+      const limit = networks.of(request.raw)?.config.rpc.maxBodyBytes ?? 1_048_576;
+      const declared = Number(request.headers['content-length']);
+      if (declared > limit) return done(null, TOO_LARGE);
+      readBody(payload, limit).then((body) => done(null, body), done);
+    });
+    scope.post('/rpc', async (request: FastifyRequest, reply: FastifyReply) => {
+      const requestId = String(request.id);
+      reply.header('x-request-id', requestId);
+      const network = networks.of(request.raw);
+      if (network === undefined) return sendError(reply, requestId, new RpcError(-32600, 'Invalid Request: the host names no network served here', 'server'), 404);
+      const { rpc } = network.config;
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim();
+      if (type !== '' && !JSON_TYPES.test(type)) {
+        return sendError(reply, requestId, new RpcError(-32600, `Invalid Request: Content-Type ${type} is not JSON; send application/json`, 'server'), 415);
+      }
+      const body = request.body as Buffer | typeof TOO_LARGE | undefined;
+      if (body === TOO_LARGE) {
+        reply.header('connection', 'close');
+        return sendError(reply, requestId, new RpcError(-32600, `Invalid Request: the body is over ${rpc.maxBodyBytes} bytes`, 'server'), 413);
+      }
+      let parsed: unknown;
+      try {
+        parsed = parseJson(body ?? '', rpc.maxJsonDepth);
+        if (typeof parsed !== 'object' || parsed === null) throw rpcErrors.parse();
+      } catch (err) {
+        return sendError(reply, requestId, err as RpcError);
+      }
+      const context = networks.context(network);
+      if (!Array.isArray(parsed)) {
+        const outcome = await dispatch(parsed, context);
+        const status = 'error' in outcome ? statusOf(outcome.error) : 200;
+        const chunks = await outcomeChunks(outcome, requestId);
+        return reply.code(status).header('content-type', CONTENT_TYPE).send(Readable.from(chunks, { objectMode: false }));
+      }
+      if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
+      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));
+      async function* batch() {
+        yield '[';
+        for (let i = 0; i < outcomes.length; i++) {
+          if (i > 0) yield ',';
+          yield* await outcomeChunks(outcomes[i]!, requestId);
+        }
+        yield ']';
+      }
+      return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batch(), { objectMode: false }));
+    });
+    // the relay answers any other HTTP method with Invalid Request (a WebSocket upgrade never gets here)
+    scope.route({
+      method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+      url: '/rpc',
+      handler: async (request, reply) => sendError(reply, String(request.id), rpcErrors.invalidRequest(), 400),
+    });
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The logs of a search, page by page, in the relay's order, each page as the JSON text of its logs:
+ * never more than one page (rpc.pageSize logs, plus the logs of one timestamp held back) in memory,
+ * whatever the range. The statement is the logs listings' own (src/contracts/logs/query.ts, findLogs)
+ * with the (timestamp, index) boxes after the last log written.
+ *
+ * The relay's order: without addresses the network-wide listing's, newest first (timestamp and index
+ * descending); with addresses, oldest timestamp first, and within a timestamp by the addresses' order,
+ * then index descending (the relay sorts the per-address listings, each newest first, by timestamp
+ * with a stable sort).
+ */
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/db.ts';
+import { INT32, INT64, type Range, emptyRange, narrow } from '../db/range.ts';
+import type { Order } from '../db/sql.ts';
+import { pageBlocks } from '../contracts/logs/blocks.ts';
+import type { Box } from '../contracts/logs/params.ts';
+import { findLogs } from '../contracts/logs/query.ts';
+import type { LogRow } from '../contracts/logs/rows.ts';
+import { logView } from '../contracts/logs/view.ts';
+import type { LogSearch } from './logSearch.ts';
+import { rpcLogJson } from './logView.ts';
+
+interface Cursor {
+  timestamp: bigint;
+  index: number;
+}
+
+const between = (from: bigint, to: bigint): Range<bigint> => narrow(narrow(emptyRange<bigint>(), 'gte', from, INT64), 'lte', to, INT64);
+
+/** The boxes of the range after `cursor` in `order` (all of it without one). */
+export function boxesAfter(search: Pick<LogSearch, 'from' | 'to'>, order: Order, cursor: Cursor | undefined): Box[] {
+  const all = emptyRange<bigint>();
+  if (cursor === undefined) return [{ timestamp: between(search.from, search.to), index: all }];
+  const asc = order === 'asc';
+  const sameTime = between(cursor.timestamp, cursor.timestamp);
+  const rest = asc ? between(cursor.timestamp + 1n, search.to) : between(search.from, cursor.timestamp - 1n);
+  return [
+    { timestamp: sameTime, index: narrow(all, asc ? 'gt' : 'lt', BigInt(cursor.index), INT32) },
+    { timestamp: rest, index: all },
+  ].filter((box) => !box.timestamp.empty && !box.index.empty);
+}
+
+/** Logs of one timestamp in the relay's merge order: by the addresses' order, then index descending. */
+function relayGroupOrder(rows: LogRow[], order: Map<string, number>): LogRow[] {
+  return rows.sort((a, b) => (order.get(a.contract_id) ?? 0) - (order.get(b.contract_id) ?? 0) || b.index - a.index);
+}
+
+/** What a walk of the pages has written so far: the block number of the last log (eth_getFilterChanges). */
+export interface PagesProgress {
+  lastBlock?: bigint;
+}
+
+function json(rows: readonly LogRow[], progress: PagesProgress | undefined): string {
+  const blocks = pageBlocks(rows);
+  const views = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
+  const last = views[views.length - 1]?.block_number;
+  if (progress && last !== undefined && last !== null) progress.lastBlock = BigInt(last);
+  return views.map(rpcLogJson).join(',');
+}
+
+/** The search's logs as JSON text, one chunk per page (logs separated by commas; no chunk is empty). */
+export async function* logPages(db: Db, config: Config, search: LogSearch, progress?: PagesProgress): AsyncGenerator<string> {
+  const order: Order = search.contractIds === undefined ? 'desc' : 'asc';
+  const limit = config.rpc.pageSize;
+  let cursor: Cursor | undefined;
+  // with addresses, the logs of the last timestamp read wait for the next page (the order within a timestamp is the relay's)
+  let held: LogRow[] = [];
+  for (;;) {
+    const boxes = boxesAfter(search, order, cursor);
+    const rows =
+      boxes.length === 0
+        ? []
+        : await findLogs(db, {
+            contractId: 0n,
+            ...(search.contractIds ? { contractIds: search.contractIds } : {}),
+            boxes,
+            topics: search.topics,
+            order,
+            limit,
+            closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+          });
+    const last = rows[rows.length - 1];
+    if (last !== undefined) cursor = { timestamp: BigInt(last.consensus_timestamp), index: last.index };
+    const done = rows.length < limit;
+    if (search.addressOrder === undefined) {
+      if (rows.length > 0) yield json(rows, progress);
+    } else {
+      const all = [...held, ...rows];
+      const cut = done ? all.length : all.findIndex((row) => row.consensus_timestamp === last!.consensus_timestamp);
+      held = all.slice(cut);
+      const ready = all.slice(0, cut);
+      const groups: LogRow[] = [];
+      for (let i = 0; i < ready.length; ) {
+        let j = i;
+        while (j < ready.length && ready[j]!.consensus_timestamp === ready[i]!.consensus_timestamp) j++;
+        groups.push(...relayGroupOrder(ready.slice(i, j), search.addressOrder));
+        i = j;
+      }
+      // the blocks of a page are found per page: a held timestamp keeps its record file columns
+      if (groups.length > 0) yield json(groups, progress);
+    }
+    if (done) return;
+  }
+}

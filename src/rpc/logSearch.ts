@@ -1,0 +1,99 @@
+/**
+ * eth_getLogs's filter as the relay v0.69.3 resolves it, answered from the database: the block range
+ * (or block hash) becomes a consensus timestamp range through record_file, exactly as the relay's
+ * /blocks look-ups make it (first block's start to last block's end), with the relay's checks in
+ * its order (toBlock without fromBlock, fromBlock after toBlock, the block range limit without a
+ * single address); a block that does not exist answers no logs. The addresses become contract ids
+ * (src/contracts/common/resolve.ts), the topics the listing's topic values (OR within a position).
+ */
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/db.ts';
+import { contractListingRef, parseContractPath } from '../http/request/contract.ts';
+import { resolveContracts } from '../contracts/common/resolve.ts';
+import { TOPIC_KEYS, type TopicKey, topicValues } from '../contracts/logs/params.ts';
+import type { Filter } from '../http/request/filters.ts';
+import { type Block, blockByHash, blockByNumber, latestBlock } from './blocks.ts';
+import { rpcErrors } from './errors.ts';
+import type { LogFilterParams } from './params.ts';
+
+/** A search the database answers: its consensus range, contracts, topics and the relay's order. */
+export interface LogSearch {
+  from: bigint;
+  to: bigint;
+  /** undefined: every contract. */
+  contractIds?: bigint[];
+  /** Each contract's place among the addresses (logs of one timestamp are in that order, as the relay merges them). */
+  addressOrder?: Map<string, number>;
+  topics: Map<TopicKey, Buffer[]>;
+}
+
+const LATEST_TAGS = ['latest', 'pending', 'safe', 'finalized'];
+const isLatest = (tag: string | undefined | null): boolean => tag === undefined || tag === null || LATEST_TAGS.includes(tag);
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+async function blockAt(db: Db, tag: string): Promise<Block | undefined> {
+  if (tag === 'latest') return latestBlock(db);
+  if (tag === 'earliest') return blockByNumber(db, 0n);
+  return blockByNumber(db, BigInt(tag));
+}
+
+/** The newest block's number, or the relay's error when there is none. */
+export async function latestNumber(db: Db): Promise<bigint> {
+  const latest = await latestBlock(db);
+  if (latest === undefined) throw rpcErrors.latestBlock();
+  return latest.number;
+}
+
+/** The consensus range of a filter, or undefined when a block it names does not exist (no logs). */
+export async function consensusRangeOf(db: Db, filter: LogFilterParams, rangeLimit: number): Promise<{ from: bigint; to: bigint } | undefined> {
+  if (filter.blockHash) {
+    const block = await blockByHash(db, filter.blockHash.slice(2));
+    return block && { from: block.start, to: block.end };
+  }
+  let toBlock = filter.toBlock;
+  if (isLatest(toBlock)) toBlock = 'latest';
+  else if (Number(toBlock) !== Number(await latestNumber(db)) && !filter.fromBlock) throw rpcErrors.missingFromBlock();
+  const fromBlock = isLatest(filter.fromBlock) ? 'latest' : filter.fromBlock!;
+  const first = await blockAt(db, fromBlock);
+  if (first === undefined) return undefined;
+  if (fromBlock === toBlock) return { from: first.start, to: first.end };
+  const last = await blockAt(db, toBlock!);
+  if (last === undefined) return undefined;
+  if (first.number > last.number) throw rpcErrors.invalidBlockRange();
+  const single = Array.isArray(filter.address) ? filter.address.length === 1 : typeof filter.address === 'string' && filter.address !== '';
+  if (!single && last.number - first.number > BigInt(rangeLimit)) throw rpcErrors.rangeTooLarge(rangeLimit);
+  return { from: first.start, to: last.end };
+}
+
+/** The topic values of a filter's `topics` (null: any; an array: any of its values). */
+export function topicsOf(topics: LogFilterParams['topics']): Map<TopicKey, Buffer[]> {
+  const filters: Filter[] = [];
+  (topics ?? []).slice(0, TOPIC_KEYS.length).forEach((topic, n) => {
+    if (topic === null || topic === undefined) return;
+    const values = Array.isArray(topic) ? topic.flat(Infinity as 1) : [topic];
+    for (const value of values) if (typeof value === 'string') filters.push({ key: TOPIC_KEYS[n]!, operator: 'eq', value });
+  });
+  return topicValues(filters);
+}
+
+/** The filter as a search, or undefined when it matches no log whatever the database holds. */
+export async function logSearchOf(db: Db, config: Config, filter: LogFilterParams): Promise<LogSearch | undefined> {
+  const range = await consensusRangeOf(db, filter, config.rpc.blockRangeLimit);
+  if (range === undefined) return undefined;
+  const search: LogSearch = { ...range, topics: topicsOf(filter.topics) };
+  if (filter.address !== undefined) {
+    const addresses = (Array.isArray(filter.address) ? filter.address.flat() : [filter.address]).filter((a) => !ZERO_ADDRESS.test(a));
+    const ids: bigint[] = [];
+    const order = new Map<string, number>();
+    for (const address of addresses) {
+      for (const id of await resolveContracts(db, [contractListingRef(parseContractPath(address.toLowerCase()), config)])) {
+        if (!order.has(id.toString())) order.set(id.toString(), order.size);
+        if (!ids.includes(id)) ids.push(id);
+      }
+    }
+    if (ids.length === 0) return undefined;
+    search.contractIds = ids;
+    search.addressOrder = order;
+  }
+  return search;
+}

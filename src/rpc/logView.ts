@@ -1,0 +1,29 @@
+/**
+ * A log as the Hiero JSON-RPC relay v0.69.3 shows it (its `Log` model, built from the mirror node's
+ * log item): keys in its order, quantities as 0x-hex without leading zeros, the block hash cut to
+ * 32 bytes, `removed` always false (a Hedera block is final). Made from the logs listings' own
+ * item (src/contracts/logs/view.ts), so that the rows and rules are the REST routes'.
+ */
+import type { LogView } from '../contracts/logs/view.ts';
+
+/** A number as 0x-hex without leading zeros (the relay's numberTo0x). */
+export const quantity = (value: number | bigint | string): string => `0x${BigInt(value).toString(16)}`;
+
+/** `0x` and the first 32 bytes of a hash (the relay's toHash32). */
+export const hash32 = (value: string): string => value.substring(0, 66);
+
+/**
+ * The log's JSON text. A null block number or transaction index (a log whose record file is not
+ * known yet; never in a range resolved through record_file) is written as null, where the relay fails.
+ */
+export function rpcLogJson(log: LogView): string {
+  let topics = '';
+  for (const topic of log.topics) topics += topics === '' ? `"${topic}"` : `,"${topic}"`;
+  const blockNumber = log.block_number === null ? 'null' : `"${quantity(log.block_number)}"`;
+  const transactionIndex = log.transaction_index === null ? 'null' : `"${quantity(log.transaction_index)}"`;
+  return (
+    `{"address":${JSON.stringify(log.address)},"blockHash":${JSON.stringify(hash32(log.block_hash))},"blockNumber":${blockNumber},` +
+    `"data":"${log.data}","logIndex":"${quantity(log.index)}","removed":false,"topics":[${topics}],` +
+    `"transactionHash":"${hash32(log.transaction_hash)}","transactionIndex":${transactionIndex}}`
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * The WebSocket on /rpc (the relay's ws-server): JSON-RPC messages, single or batch, the relay's
+ * WebSocket methods (others: Method not found), eth_subscribe / eth_unsubscribe. Hostile clients are
+ * bounded: connections per process and per client address (refused on the upgrade), message size
+ * (closed 1009), subscriptions per connection (-32608) and per process, bytes waiting for a client
+ * that does not read (closed 1008), and connections idle past rpc.ws.maxInactivity.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { parseJson } from './body.ts';
+import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
+import { answerError, outcomeText } from './envelope.ts';
+import { RpcError, rpcErrors } from './errors.ts';
+import type { RpcNetworks } from './networks.ts';
+import { type Connection, subscribeRequest } from './wsSubscribe.ts';
+
+/** The methods the relay's WebSocket serves (its WS_CONSTANTS.METHODS); the rest are not found there. */
+const WS_METHODS = new Set(
+  'eth_call eth_chainId eth_getLogs eth_getCode eth_gasPrice eth_subscribe eth_newFilter eth_getBalance eth_unsubscribe eth_blockNumber eth_estimateGas eth_getStorageAt eth_getBlockByHash eth_getBlockByNumber eth_sendRawTransaction eth_getTransactionCount eth_getTransactionByHash eth_getTransactionReceipt eth_maxPriorityFeePerGas web3_clientVersion web3_sha3'.split(
+    ' ',
+  ),
+);
+
+function refuse(socket: Duplex, status: number, text: string) {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+}
+
+export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks): void {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(...networks.all.map((n) => n.config.rpc.maxBodyBytes), 1024) });
+  const perClient = new Map<string, number>();
+  let open = 0;
+  let subscriptions = 0;
+  const counter = { get: () => subscriptions, add: (n: number) => (subscriptions += n) };
+  app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (request.url ?? '').split('?')[0]!.replace(/\/$/, '');
+    const network = networks.of(request);
+    if (path.toLowerCase() !== '/rpc' || network === undefined) return refuse(socket, 404, 'Not Found');
+    const { ws } = network.config.rpc;
+    const client = request.socket.remoteAddress ?? '';
+    if (ws.maxConnections > 0 && open >= ws.maxConnections) return refuse(socket, 503, 'Service Unavailable');
+    if (ws.maxConnectionsPerClient > 0 && (perClient.get(client) ?? 0) >= ws.maxConnectionsPerClient) return refuse(socket, 429, 'Too Many Requests');
+    open++;
+    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    wss.handleUpgrade(request, socket, head, (socket) => {
+      const connection: Connection = { socket, subscriptions: new Map() };
+      const context = networks.context(network);
+      let requests = 0;
+      let idle: NodeJS.Timeout | undefined;
+      const touch = () => {
+        if (ws.maxInactivityMs === 0) return;
+        clearTimeout(idle);
+        idle = setTimeout(() => socket.close(1000, 'Connection timeout expired'), ws.maxInactivityMs).unref();
+      };
+      touch();
+      /** Sends unless the client has more than rpc.ws.maxBufferedBytes waiting: then it is closed. */
+      const send = (text: string): boolean => {
+        if (socket.readyState !== socket.OPEN) return false;
+        if (socket.bufferedAmount > ws.maxBufferedBytes) {
+          socket.close(1008, 'Too slow: the client does not read its messages');
+          socket.terminate();
+          return false;
+        }
+        socket.send(text);
+        return true;
+      };
+      const answerOne = async (item: unknown, inBatch: boolean): Promise<string> => {
+        const requestId = `${request.headers['x-request-id'] ?? 'ws'}-${++requests}`;
+        const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
+        if (typeof method === 'string' && method !== '' && !WS_METHODS.has(method) && isRequest(item)) {
+          const id = requestIdOf(item);
+          return answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId);
+        }
+        if ((method === 'eth_subscribe' || method === 'eth_unsubscribe') && isRequest(item)) {
+          return subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send, requestId });
+        }
+        return outcomeText(await dispatch(item, context, inBatch), requestId);
+      };
+      socket.on('message', async (data: Buffer) => {
+        touch();
+        let message: unknown;
+        try {
+          message = parseJson(data, network.config.rpc.maxJsonDepth);
+        } catch {
+          send(JSON.stringify({ code: -32600, message: 'Invalid request' }));
+          return;
+        }
+        try {
+          if (!Array.isArray(message)) return void send(await answerOne(message, false));
+          if (message.length > ws.maxBatchSize) {
+            return void send(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`);
+          }
+          const answers = await Promise.all(message.map((item) => answerOne(item, true)));
+          send(`[${answers.join(',')}]`);
+        } catch (err) {
+          app.log.error({ err }, 'rpc websocket message failed');
+        }
+      });
+      socket.on('error', () => socket.terminate());
+      socket.once('close', () => {
+        clearTimeout(idle);
+        for (const subscription of connection.subscriptions.values()) subscription.stop();
+        subscriptions -= connection.subscriptions.size;
+        connection.subscriptions.clear();
+        open--;
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left === 0) perClient.delete(client);
+        else perClient.set(client, left);
+      });
+    });
+  });
+  app.addHook('preClose', async () => {
+    for (const client of wss.clients) client.close(1001, 'Server shutting down');
+    wss.close();
+  });
+}
+
+const isRequest = (item: unknown): boolean =>
+  typeof item === 'object' && item !== null && (item as { jsonrpc?: unknown }).jsonrpc === '2.0' && 'id' in item;

@@ -1,0 +1,95 @@
+/**
+ * eth_subscribe and eth_unsubscribe on a WebSocket, as the relay's ws-server answers them: `logs`
+ * with an optional address (one or several; each an existing contract) and topics, `newHeads`;
+ * any other event is an unsupported method. The same subscription asked again on a connection gets
+ * its id again. Ids are 16 random bytes as 0x-hex.
+ */
+import type { RpcSettings } from '../config/rpc.ts';
+import { contractListingRef, parseContractPath } from '../http/request/contract.ts';
+import { resolveContracts } from '../contracts/common/resolve.ts';
+import type { RpcId } from './dispatch.ts';
+import { asRpcError } from './dispatch.ts';
+import { answerError } from './envelope.ts';
+import { RpcError, rpcErrors } from './errors.ts';
+import { newFilterId } from './filterStore.ts';
+import { topicsOf } from './logSearch.ts';
+import type { MethodContext } from './methods.ts';
+import { subscribeLogsParam } from './params.ts';
+import type { WebSocket } from 'ws';
+import { type Send, type Subscription, subscribeHeads, subscribeLogs } from './subscriptions.ts';
+
+/** One WebSocket connection's state. */
+export interface Connection {
+  socket: WebSocket;
+  subscriptions: Map<string, Subscription & { tag: string }>;
+}
+
+export interface SubscribeContext {
+  context: MethodContext;
+  connection: Connection;
+  ws: RpcSettings['ws'];
+  /** Subscriptions of the process. */
+  counter: { get(): number; add(n: number): void };
+  send: Send;
+  requestId: string;
+}
+
+const result = (id: RpcId, value: unknown) => `{"result":${JSON.stringify(value)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+
+export async function subscribeRequest(request: { id: RpcId; method: string; params: unknown }, sub: SubscribeContext): Promise<string> {
+  const { connection, counter, ws, requestId } = sub;
+  const params = Array.isArray(request.params) ? request.params : [];
+  if (request.method === 'eth_unsubscribe') {
+    const subscription = connection.subscriptions.get(String(params[0]));
+    if (subscription === undefined) return result(request.id, false);
+    subscription.stop();
+    connection.subscriptions.delete(subscription.id);
+    counter.add(-1);
+    return result(request.id, true);
+  }
+  if (connection.subscriptions.size >= ws.maxSubscriptionsPerConnection || counter.get() >= ws.maxSubscriptions) {
+    return answerError(request.id, new RpcError(-32608, 'Exceeded maximum allowed subscriptions', 'relay'), requestId);
+  }
+  try {
+    return result(request.id, await subscribe(params[0], params[1], sub));
+  } catch (err) {
+    // the ws-server answers these errors itself, without the request id
+    const error = asRpcError(err);
+    return answerError(request.id, new RpcError(error.code, error.message, 'relay'), requestId);
+  }
+}
+
+async function subscribe(event: unknown, filters: unknown, { context, connection, counter, send }: SubscribeContext): Promise<string> {
+  const { db, config } = context;
+  if (event !== 'logs' && event !== 'newHeads') throw rpcErrors.unsupportedMethod();
+  let tag: string;
+  if (event === 'logs') {
+    if (filters === undefined || filters === null) throw rpcErrors.internal('"Cannot convert undefined or null to object"');
+    const filter = subscribeLogsParam(filters);
+    tag = JSON.stringify({ event, filters: filter });
+    const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
+    if (existing) return existing.id;
+    let contracts: Set<string> | undefined;
+    if (filter.address !== undefined) {
+      contracts = new Set();
+      for (const address of Array.isArray(filter.address) ? filter.address.flat() : [filter.address]) {
+        const ids = await resolveContracts(db, [contractListingRef(parseContractPath(address.toLowerCase()), config)]);
+        if (ids.length === 0) throw rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
+        for (const id of ids) contracts.add(id.toString());
+      }
+    }
+    const id = newFilterId();
+    const subscription = await subscribeLogs(db, config, id, { contracts, topics: topicsOf(filter.topics) }, send);
+    connection.subscriptions.set(id, { ...subscription, tag });
+    counter.add(1);
+    return id;
+  }
+  tag = JSON.stringify({ event });
+  const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
+  if (existing) return existing.id;
+  const id = newFilterId();
+  const subscription = await subscribeHeads(db, config, id, send);
+  connection.subscriptions.set(id, { ...subscription, tag });
+  counter.add(1);
+  return id;
+}

@@ -1,0 +1,149 @@
+/**
+ * POST /rpc on the demo network: the methods' answers as the relay gives them (chain id, block
+ * number, logs in its order against the logs listing's rows, filters), its errors and HTTP statuses,
+ * and hostile requests: bodies over the limit, batches over the limit, deep JSON, bad JSON, wrong
+ * content types, other HTTP methods; each a clear JSON-RPC error, the server answering after them.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from '../../src/db/sql.ts';
+import { seedDemo } from '../../src/demo/seed.ts';
+import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { type Served, call, post, serveRpc, unprefixed } from './support.ts';
+
+let database: TestDatabase;
+let served: Served;
+/** Blocks that exist: the newest log's and the first within 1,000 blocks before it. */
+let logBlock: bigint;
+let earlierBlock: bigint;
+
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+before(async () => {
+  database = await openTestDatabase('embedded');
+  await seedDemo(database.db, { scale: 0.1 });
+  const [row] = await database.db.query<{ i: string }>(
+    sql`select index::text as i from record_file where consensus_end >= (select max(consensus_timestamp) from contract_log) order by consensus_end limit 1`,
+  );
+  logBlock = BigInt(row!.i);
+  const [low] = await database.db.query<{ i: string }>(sql`select index::text as i from record_file where index >= ${(logBlock - 1000n).toString()} order by index limit 1`);
+  earlierBlock = BigInt(low!.i);
+  served = await serveRpc(database.db, { HIERO_MIRROR_REST_RPC_MAXBODYBYTES: '65536', HIERO_MIRROR_REST_RPC_MAXBATCHSIZE: '5', HIERO_MIRROR_REST_RPC_PAGESIZE: '1' });
+});
+after(async () => {
+  await served?.close();
+  await database?.close();
+});
+
+test('eth_chainId, net_version, eth_blockNumber: the relay forms', async () => {
+  assert.equal((await call(served.base, 'eth_chainId')).text, '{"result":"0x12a","jsonrpc":"2.0","id":1}');
+  assert.equal((await call(served.base, 'net_version', [], 'a')).text, '{"result":"298","jsonrpc":"2.0","id":"a"}');
+  const [latest] = await database.db.query<{ i: string }>(sql`select index::text as i from record_file order by consensus_end desc limit 1`);
+  assert.equal((await call(served.base, 'eth_blockNumber')).json.result, hex(BigInt(latest!.i)));
+});
+
+test('eth_getLogs: the listing rows of the block range, newest first without an address, in pages', async () => {
+  const res = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }]);
+  assert.equal(res.status, 200);
+  const logs = res.json.result as Array<Record<string, any>>;
+  const [range] = await database.db.query<{ start: string; end: string }>(
+    sql`select (select consensus_start::text from record_file where index = ${earlierBlock.toString()}) as start, (select consensus_end::text from record_file where index = ${logBlock.toString()}) as end`,
+  );
+  const [count] = await database.db.query<{ n: string }>(sql`select count(*)::text as n from contract_log where consensus_timestamp between ${range!.start} and ${range!.end}`);
+  assert.equal(logs.length, Number(count!.n));
+  assert.ok(logs.length > 1, `more than one page: ${logs.length} logs from block ${earlierBlock} to ${logBlock}`);
+  for (let i = 1; i < logs.length; i++) {
+    const [a, b] = [logs[i - 1]!, logs[i]!];
+    assert.ok(BigInt(a.blockNumber) > BigInt(b.blockNumber) || (a.blockNumber === b.blockNumber && a.transactionHash !== b.transactionHash) || BigInt(a.logIndex) > BigInt(b.logIndex), 'newest first');
+  }
+  // one address: oldest first, the same logs as that contract's
+  const address = logs[0]!.address;
+  const one = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), address }])).json.result as any[];
+  assert.deepEqual(one, logs.filter((l) => l.address === address).reverse().sort((a, b) => Number(BigInt(a.blockNumber) - BigInt(b.blockNumber))));
+  // topics: the first topic of the first log, OR-ed with an absent one
+  const topic = logs[0]!.topics[0];
+  const byTopic = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[topic, `0x${'ee'.repeat(32)}`]] }])).json.result as any[];
+  assert.deepEqual(byTopic, logs.filter((l) => l.topics[0] === topic));
+  // a block hash: that block's logs
+  const block = (await call(served.base, 'eth_getLogs', [{ blockHash: logs[0]!.blockHash }])).json.result as any[];
+  assert.deepEqual(block, logs.filter((l) => l.blockHash === logs[0]!.blockHash));
+  // an address without a contract, an empty address list, a block that does not exist: none
+  for (const filter of [{ address: `0x${'ab'.repeat(20)}` }, { address: [] }, { fromBlock: hex(logBlock + 1000n), toBlock: hex(logBlock + 1001n) }]) {
+    assert.equal((await call(served.base, 'eth_getLogs', [filter])).text, '{"result":[],"jsonrpc":"2.0","id":1}');
+  }
+});
+
+test('eth_getLogs: the relay errors for block ranges, with HTTP 400', async () => {
+  const cases: Array<[unknown, number, string]> = [
+    [{ toBlock: hex(earlierBlock) }, -32011, 'Provided toBlock parameter without specifying fromBlock'],
+    [{ fromBlock: hex(logBlock), toBlock: hex(earlierBlock) }, -39013, 'Invalid block range'],
+    [{ fromBlock: hex(logBlock - 2000n), toBlock: hex(logBlock) }, -32000, 'Exceeded maximum block range: 1000'],
+  ];
+  const [first] = await database.db.query<{ i: string }>(sql`select index::text as i from record_file where index <= ${(logBlock - 2000n).toString()} order by index desc limit 1`);
+  cases[2]![0] = { fromBlock: hex(BigInt(first!.i)), toBlock: hex(logBlock) };
+  for (const [filter, code, message] of cases) {
+    const res = await call(served.base, 'eth_getLogs', [filter]);
+    assert.equal(res.status, 400, JSON.stringify(filter));
+    assert.equal(res.json.error.code, code);
+    assert.equal(unprefixed(res.json.error.message), message);
+    assert.match(res.json.error.message, /^\[Request ID: [^\]]+\] /);
+  }
+});
+
+test('filters: ids, changes from the block after the last answered, block hashes, uninstall, unknown ids', async () => {
+  const id = (await call(served.base, 'eth_newFilter', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }])).json.result;
+  assert.match(id, /^0x[0-9a-f]{32}$/);
+  const all = (await call(served.base, 'eth_getFilterLogs', [id])).json.result;
+  assert.ok(all.length > 0);
+  assert.deepEqual((await call(served.base, 'eth_getFilterChanges', [id])).json.result, all);
+  const blocks = (await call(served.base, 'eth_newBlockFilter')).json.result;
+  assert.deepEqual((await call(served.base, 'eth_getFilterChanges', [blocks])).json.result, []);
+  assert.equal((await call(served.base, 'eth_uninstallFilter', [blocks])).json.result, true);
+  assert.equal((await call(served.base, 'eth_uninstallFilter', [blocks])).json.result, false);
+  const missing = await call(served.base, 'eth_getFilterChanges', [blocks]);
+  assert.equal(missing.status, 400);
+  assert.deepEqual([missing.json.error.code, unprefixed(missing.json.error.message)], [-32001, 'Filter not found']);
+});
+
+test('unknown and relay-only methods, requests that are not JSON-RPC 2.0, batches', async () => {
+  const relayOnly = await call(served.base, 'eth_sendRawTransaction', ['0x00']);
+  assert.equal(relayOnly.json.error.code, -32601);
+  assert.match(relayOnly.json.error.message, /eth_sendRawTransaction is not served here.*JSON-RPC relay/);
+  assert.equal(unprefixed((await call(served.base, 'eth_nothing')).json.error.message), 'Method eth_nothing not found');
+  assert.equal(unprefixed((await call(served.base, 'engine_x')).json.error.message), 'Unsupported JSON-RPC method');
+  assert.equal((await post(served.base, { jsonrpc: '1.0', id: 3, method: 'eth_chainId' })).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":3}');
+  assert.equal((await post(served.base, { jsonrpc: '2.0', method: 'eth_chainId' })).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
+  const batch = await post(served.base, [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_newBlockFilter' }, 7]);
+  assert.equal(batch.status, 200);
+  assert.equal(
+    batch.text,
+    '[{"result":"0x12a","jsonrpc":"2.0","id":1},{"error":{"code":-32007,"message":"Method eth_newBlockFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":2},{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}]',
+  );
+  assert.equal((await post(served.base, [])).text, '[]');
+});
+
+test('hostile requests: each a clear JSON-RPC error, the server answering after them', async () => {
+  const big = await post(served.base, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(70_000)] }));
+  assert.equal(big.status, 413);
+  assert.equal(big.json.error.code, -32600);
+  assert.match(big.json.error.message, /over 65536 bytes/);
+  const batch = await post(served.base, Array.from({ length: 6 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId' })));
+  assert.equal(batch.status, 400);
+  assert.equal(batch.text, '{"error":{"code":-32203,"message":"Batch request amount 6 exceeds max 5"},"jsonrpc":"2.0","id":null}');
+  const deep = await post(served.base, `${'['.repeat(5000)}${']'.repeat(5000)}`);
+  assert.equal(deep.json.error.code, -32700);
+  assert.match(deep.json.error.message, /nested deeper than 32/);
+  for (const bad of ['{"jsonrpc":', 'null', '12', '"text"', '']) {
+    const res = await post(served.base, bad);
+    assert.equal(res.text, '{"error":{"message":"Parse error","code":-32700},"jsonrpc":"2.0","id":null}', bad);
+  }
+  const form = await post(served.base, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' });
+  assert.equal(form.status, 415);
+  assert.match(form.json.error.message, /not JSON; send application\/json/);
+  const plain = await post(served.base, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { 'content-type': 'text/plain' });
+  assert.equal(plain.json.result, '0x12a');
+  const get = await fetch(`${served.base}/rpc`);
+  assert.equal(get.status, 400);
+  assert.equal(await get.text(), '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
+  assert.equal((await call(served.base, 'eth_chainId')).json.result, '0x12a');
+});

@@ -1,0 +1,97 @@
+/** The relay v0.69.3's parameter checks (src/rpc/params.ts): every error, with its message, and the log view. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RpcError } from '../../src/rpc/errors.ts';
+import { filterParam, hexParam, subscribeLogsParam } from '../../src/rpc/params.ts';
+import { hash32, quantity, rpcLogJson } from '../../src/rpc/logView.ts';
+import { topicsOf } from '../../src/rpc/logSearch.ts';
+
+const HASH = `0x${'ab'.repeat(32)}`;
+const ADDRESS = `0x${'12'.repeat(20)}`;
+
+function fails(fn: () => unknown, code: number, message: string) {
+  assert.throws(fn, (err: unknown) => {
+    assert.ok(err instanceof RpcError);
+    assert.equal(err.code, code);
+    assert.equal(err.message, message);
+    return true;
+  });
+}
+
+test('the filter object: missing, null, not an object, unknown keys, blockHash with a block range', () => {
+  fails(() => filterParam([]), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam(undefined), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam({}), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam([null]), -32602, 'Invalid parameter 0: The value passed is not valid: null.');
+  fails(() => filterParam(['latest']), -32602, 'Invalid parameter 0: Expected FilterObject, value: latest');
+  fails(() => filterParam([[1]]), -32602, 'Invalid parameter 0: Expected FilterObject, value: [1]');
+  fails(() => filterParam([{ foo: 1 }]), -32602, "Invalid parameter 'foo' for FilterObject: Unknown parameter");
+  fails(() => filterParam([{ blockHash: HASH, fromBlock: '0x1' }]), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
+  fails(() => filterParam([{ blockHash: HASH, toBlock: 'latest' }]), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
+  fails(() => filterParam(null), -32603, "Error invoking RPC: Cannot read properties of null (reading '0')");
+});
+
+test('each property of the filter: its type and message, null included', () => {
+  // the relay's BLOCK_HASH_ERROR says "Expected" twice
+  const blockHash = 'Expected Expected 0x prefixed string representing the hash (32 bytes) of a block';
+  fails(() => filterParam([{ blockHash: '0x12' }]), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: 0x12`);
+  fails(() => filterParam([{ blockHash: null }]), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: null`);
+  const blockNumber = 'Expected 0x prefixed hexadecimal block number, or the string "latest", "earliest" or "pending"';
+  for (const bad of ['0x', '0x01', '12', 'LATEST', '0x20000000000000', 5]) {
+    fails(() => filterParam([{ fromBlock: bad }]), -32602, `Invalid parameter 'fromBlock' for FilterObject: ${blockNumber}, value: ${bad}`);
+  }
+  fails(() => filterParam([{ toBlock: { a: 1 } }]), -32602, `Invalid parameter 'toBlock' for FilterObject: ${blockNumber}, value: {"a":1}`);
+  for (const good of ['0x0', '0x1f', '0X1F', '0x1fffffffffffff', 'earliest', 'latest', 'pending', 'safe', 'finalized']) filterParam([{ fromBlock: good }]);
+  const address = 'Expected 0x prefixed string representing the address (20 bytes) or an array of addresses';
+  fails(() => filterParam([{ address: '0x12' }]), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: 0x12`);
+  fails(() => filterParam([{ address: [ADDRESS, '0x1'] }]), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: ["${ADDRESS}","0x1"]`);
+  filterParam([{ address: [ADDRESS, [ADDRESS]] }]);
+  filterParam([{ address: [] }]);
+  const topics = 'Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic';
+  fails(() => filterParam([{ topics: HASH }]), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: ${HASH}`);
+  fails(() => filterParam([{ topics: [[HASH, '0x1']] }]), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: [["${HASH}","0x1"]]`);
+  filterParam([{ topics: [null, [HASH, null], HASH] }]);
+});
+
+test('filter ids: the hex type', () => {
+  fails(() => hexParam([]), -32602, 'Missing value for required parameter 0');
+  fails(() => hexParam([null]), -32602, 'Invalid parameter 0: The value passed is not valid: null.');
+  fails(() => hexParam(['zz']), -32602, 'Invalid parameter 0: Expected 0x prefixed hexadecimal value, value: zz');
+  assert.equal(hexParam(['0xAbC']), '0xAbC');
+});
+
+test('eth_subscribe logs: address and topics only, checked under their own name', () => {
+  assert.deepEqual(subscribeLogsParam({ address: ADDRESS, other: 1 }), { address: ADDRESS });
+  fails(() => subscribeLogsParam({ topics: 'x' }), -32602, "Invalid parameter 'topics' for EthSubscribeLogsParamsObject: Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic, value: x");
+});
+
+test('topics: null is any, an array is OR, values as the importer stores them (leading zero bytes trimmed)', () => {
+  const topics = topicsOf([null, [`0x${'00'.repeat(31)}01`, HASH], null, HASH, HASH]);
+  assert.deepEqual([...topics.keys()], ['topic1', 'topic3']);
+  assert.deepEqual(topics.get('topic1')!.map((b) => b.toString('hex')), ['01', 'ab'.repeat(32)]);
+});
+
+test('the log view: the relay key order and hex forms', () => {
+  assert.equal(quantity(0), '0x0');
+  assert.equal(quantity(255n), '0xff');
+  assert.equal(hash32(`0x${'1'.repeat(96)}`), `0x${'1'.repeat(64)}`);
+  const json = rpcLogJson({
+    address: ADDRESS,
+    bloom: '0x',
+    contract_id: '0.0.2001',
+    data: '0x01',
+    index: 10,
+    topics: [HASH],
+    block_hash: `0x${'c'.repeat(96)}`,
+    block_number: 80215594,
+    root_contract_id: null,
+    timestamp: '1.000000001',
+    transaction_hash: HASH,
+    transaction_index: 3,
+  });
+  assert.equal(
+    json,
+    `{"address":"${ADDRESS}","blockHash":"0x${'c'.repeat(64)}","blockNumber":"0x4c7fe2a","data":"0x01","logIndex":"0xa","removed":false,"topics":["${HASH}"],"transactionHash":"${HASH}","transactionIndex":"0x3"}`,
+  );
+  assert.deepEqual(Object.keys(JSON.parse(json)), ['address', 'blockHash', 'blockNumber', 'data', 'logIndex', 'removed', 'topics', 'transactionHash', 'transactionIndex']);
+});
