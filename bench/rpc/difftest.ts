@@ -69,10 +69,11 @@ async function runCase(c: Case, index: number, a: string, b: string, timeout: nu
   const repliesA: Reply[] = [];
   const repliesB: Reply[] = [];
   const steps: Outcome['steps'] = [];
-  for (const step of c.steps) {
+  for (const [i, step] of c.steps.entries()) {
     const bodyA = step.body(repliesA);
     const bodyB = step.body(repliesB);
-    const [ra, rb] = await Promise.all([post(a, bodyA, timeout), post(b, bodyB, timeout)]);
+    const requestId = `rpcdiff-${index}-${i}`;
+    const [ra, rb] = await Promise.all([post(a, bodyA, timeout, requestId), post(b, bodyB, timeout, requestId)]);
     repliesA.push(ra);
     repliesB.push(rb);
     steps.push({ request: bodyA, a: ra, b: rb, result: compareReplies(ra, rb, step.filterId === true) });

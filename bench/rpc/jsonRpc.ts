@@ -13,14 +13,18 @@ export interface Reply {
   error?: string;
 }
 
-/** POSTs `body` (a request object or a batch array, or a raw string sent as is) as JSON to `url`. */
-export async function post(url: string, body: unknown, timeoutMs: number): Promise<Reply> {
+/**
+ * POSTs `body` (a request object or a batch array, or a raw string sent as is) as JSON to `url`.
+ * With `requestId`, as `Request-Id` (the relay's header) and `X-Request-Id` (this service's): both
+ * put it in their error messages, which then compare equal.
+ */
+export async function post(url: string, body: unknown, timeoutMs: number, requestId?: string): Promise<Reply> {
   const t0 = performance.now();
   const payload = typeof body === 'string' ? body : JSON.stringify(body);
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: requestId ? { 'content-type': 'application/json', 'request-id': requestId, 'x-request-id': requestId } : { 'content-type': 'application/json' },
       body: payload,
       signal: AbortSignal.timeout(timeoutMs),
     });
