@@ -24,7 +24,7 @@ const USAGE = `usage: npx tsx bench/rpc/load.ts --a URL --b URL --psql "CMD" [op
   --connections C      default 16
   --duration S         measured seconds per scenario and side (default 20)
   --warmup S           warm-up seconds before each (default 5)
-  --only LIST          scenarios by number 1-${SCENARIOS.length}: ${SCENARIOS.map((s, i) => `${i + 1} ${s.name}`).join('; ')}
+  --only LIST          scenarios by number 1-${SCENARIOS.length} ('' for none): ${SCENARIOS.map((s, i) => `${i + 1} ${s.name}`).join('; ')}
   --probe              also probe the ranges of one dense address the relay cannot answer within 30 s
   --subscriptions N    also open N eth_subscribe logs subscriptions on B's WebSocket (--ws) and count statements
   --ws URL             B's WebSocket (default: B with ws://)
@@ -45,7 +45,7 @@ function options() {
   if (!values.a || !values.b || !values.psql) fail('--a, --b and --psql are required');
   const num = numberOptions(fail);
   const b = loopbackUrl(fail, 'b', values.b, 'http');
-  const only = values.only?.split(',').map((s) => num.positiveInteger('only', s, 1) - 1);
+  const only = values.only?.split(',').filter((s) => s !== '').map((s) => num.positiveInteger('only', s, 1) - 1);
   return {
     a: loopbackUrl(fail, 'a', values.a, 'http').href,
     b: b.href,
@@ -63,20 +63,23 @@ function options() {
   };
 }
 
-/** Three calls of the scenario to both sides: the logs they answer, and whether both answer the same. */
-async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: number[]; same: boolean; problem?: string }> {
+/** Three calls of the scenario to A, then B, alone: the logs, the times, and whether both answer the same. */
+async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: number[]; ms: number[][]; same: boolean; problem?: string }> {
   const logs: number[] = [];
+  const ms: number[][] = [];
   let same = true;
   for (const body of calls) {
-    const [ra, rb] = await Promise.all([post(a, body, 120_000), post(b, body, 120_000)]);
+    const ra = await post(a, body, 120_000);
+    const rb = await post(b, body, 120_000);
+    ms.push([Math.round(ra.ms), Math.round(rb.ms)]);
     const result = (r: typeof ra) => (r.json as { result?: unknown } | undefined)?.result;
     if (!Array.isArray(result(ra)) || !Array.isArray(result(rb))) {
-      return { logs, same: false, problem: `A: ${ra.timedOut ? 'timeout' : ra.text.slice(0, 200)} B: ${rb.timedOut ? 'timeout' : rb.text.slice(0, 200)}` };
+      return { logs, ms, same: false, problem: `A: ${ra.timedOut ? 'timeout' : ra.text.slice(0, 200)} B: ${rb.timedOut ? 'timeout' : rb.text.slice(0, 200)}` };
     }
     logs.push((result(rb) as unknown[]).length);
     same &&= ra.text === rb.text;
   }
-  return { logs, same };
+  return { logs, ms, same };
 }
 
 const fmt = (r: CannonResult) => `${r.rps} | ${r.p50} | ${r.p99} | ${r.max}${r.non2xx + r.errors + r.timeouts > 0 ? ` (${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}`;
@@ -85,9 +88,9 @@ async function main() {
   const o = options();
   const pool = samplePool(o.psql, o.seed);
   const pairs = addressTopics(pool);
-  const rows: { scenario: Scenario; logs: number[]; same: boolean; problem?: string; a: CannonResult; b: CannonResult }[] = [];
-  console.log(`| calls | logs a call | relay req/s | p50 ms | p99 ms | max ms | endpoint req/s | p50 ms | p99 ms | max ms | ratio |`);
-  console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
+  const rows: { scenario: Scenario; logs: number[]; ms: number[][]; same: boolean; problem?: string; a: CannonResult; b: CannonResult }[] = [];
+  console.log(`| calls | logs a call | alone, ms (relay/endpoint) | relay req/s | p50 ms | p99 ms | max ms | endpoint req/s | p50 ms | p99 ms | max ms | ratio |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const scenario of o.scenarios) {
     let k = 0;
     const next = () => scenarioCall(pool, scenario, pairs, k++);
@@ -102,7 +105,8 @@ async function main() {
     const b = await side(o.b);
     rows.push({ scenario, ...checked, a, b });
     const note = checked.problem ? ` check: ${checked.problem}` : checked.same ? '' : ' (answers differ)';
-    console.log(`| ${scenario.name} | ${checked.logs.join('/')} | ${fmt(a)} | ${fmt(b)} | ${(b.rps / a.rps).toFixed(1)}x |${note}`);
+    const ratio = a.rps > 0 ? `${(b.rps / a.rps).toFixed(1)}x` : 'relay: none within the run';
+    console.log(`| ${scenario.name} | ${checked.logs.join('/')} | ${checked.ms.map((m) => m.join('/')).join(', ')} | ${fmt(a)} | ${fmt(b)} | ${ratio} |${note}`);
   }
   const probe = o.probe ? await probeRanges(o.a, o.b, pool, pairs) : undefined;
   const subscriptions = o.subscriptions > 0 ? await subscriptionLoad(o.ws, o.psql, pool, pairs, o.subscriptions, o.sockets) : undefined;
