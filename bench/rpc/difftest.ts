@@ -116,6 +116,7 @@ async function main() {
     while (next < cases.length) {
       const i = next++;
       outcomes.push(await runCase(cases[i]!, i + 1, o.a, o.b, o.timeout));
+      if (outcomes.length % 25 === 0) process.stderr.write(`${outcomes.length}/${cases.length} cases, ${outcomes.filter((x) => !identical(x)).length} not identical\n`);
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
