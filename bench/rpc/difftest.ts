@@ -94,6 +94,13 @@ function summarize(outcomes: Outcome[]) {
   return byKind;
 }
 
+/** Bytes of an answer's text kept in --out: a whole-chain answer can be hundreds of MB. */
+const KEPT_TEXT = 200_000;
+
+/** A reply as written to --out: its text (cut at KEPT_TEXT, with its full length), without the parsed copy. */
+const kept = ({ json: _json, text, ...rest }: Reply) =>
+  text.length > KEPT_TEXT ? { ...rest, bytes: text.length, text: `${text.slice(0, KEPT_TEXT)}...` } : { ...rest, bytes: text.length, text };
+
 const brief = (v: unknown, max = 300) => {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
   return s === undefined ? 'undefined' : s.length > max ? `${s.slice(0, max - 3)}...` : s;
@@ -133,7 +140,8 @@ async function main() {
   console.log(`\nseed ${o.seed}, ${outcomes.length} cases, ${outcomes.length - differing.length} identical, ${differing.length} not (${Math.round((Date.now() - t0) / 1000)} s)`);
   console.table(summary);
   if (o.out) {
-    writeFileSync(o.out, `${JSON.stringify({ options: { ...o, psql: undefined }, pool, summary, differing }, null, 1)}\n`);
+    const cases = differing.map((x) => ({ ...x, steps: x.steps.map((st) => ({ ...st, a: kept(st.a), b: kept(st.b) })) }));
+    writeFileSync(o.out, `${JSON.stringify({ options: { ...o, psql: undefined }, pool, summary, differing: cases }, null, 1)}\n`);
     console.log(`written: ${o.out}`);
   }
   process.exitCode = differing.length === 0 ? 0 : 1;
