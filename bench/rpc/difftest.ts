@@ -1,0 +1,150 @@
+/**
+ * Differential test of two JSON-RPC endpoints on the same mirror node database (the relay in front of
+ * the reference, and this service's /rpc): random calls from a seed, each sent to both, the answers
+ * compared as JSON (filter ids by their shape). Prints a summary per kind and every difference;
+ * --out writes every case that is not identical, with both answers, as JSON. See bench/rpc/README.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { random } from '../../test/support/random.ts';
+import { type Fail, loopbackUrl, numberOptions, usageFailure } from '../lib/cli.ts';
+import { type Case, generateCase, KINDS } from './cases.ts';
+import { compareReplies, type StepResult } from './compare.ts';
+import { Picker } from './filters.ts';
+import { post, type Reply } from './jsonRpc.ts';
+import { samplePool } from './sample.ts';
+
+const USAGE = `usage: npx tsx bench/rpc/difftest.ts --a URL --b URL --psql "CMD" [options]
+  --a URL          endpoint A (e.g. the relay: http://127.0.0.1:7546)
+  --b URL          endpoint B (e.g. this service: http://127.0.0.1:5642/rpc)
+  --psql CMD       psql command line for the mirror node database (values are sampled from it)
+  --seed S         generator seed (default 1): the same seed on the same data gives the same calls
+  --n N            number of cases (default 300)
+  --only LIST      kinds, comma-separated: ${KINDS.join(', ')}
+  --timeout MS     per request (default 40000; the relay gives up on the mirror node after 30 s)
+  --concurrency C  cases in flight (default 2)
+  --out FILE       every case that is not identical, with both answers, and the summary, as JSON
+Exit status: 0 when every case is identical, 1 when some differ, 2 on usage errors.`;
+
+const fail: Fail = usageFailure(USAGE);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, seed: { type: 'string' }, n: { type: 'string' },
+      only: { type: 'string' }, timeout: { type: 'string' }, concurrency: { type: 'string' }, out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (!values.a || !values.b || !values.psql) fail('--a, --b and --psql are required');
+  const num = numberOptions(fail);
+  const only = values.only?.split(',').map((k) => k.trim());
+  for (const k of only ?? []) if (!(KINDS as readonly string[]).includes(k)) fail(`--only: unknown kind ${k}`);
+  return {
+    a: loopbackUrl(fail, 'a', values.a, 'http').href,
+    b: loopbackUrl(fail, 'b', values.b, 'http').href,
+    psql: values.psql,
+    seed: num.integerAtLeast('seed', values.seed, 1, 0),
+    n: num.positiveInteger('n', values.n, 300),
+    only,
+    timeout: num.positiveInteger('timeout', values.timeout, 40_000),
+    concurrency: num.positiveInteger('concurrency', values.concurrency, 2),
+    out: values.out,
+  };
+}
+
+interface Outcome {
+  index: number;
+  kind: string;
+  shape: string;
+  steps: { request: unknown; a: Reply; b: Reply; result: StepResult }[];
+}
+
+/** Runs a case's steps in turn, each to A and B at once, every later step built from its own side's replies. */
+async function runCase(c: Case, index: number, a: string, b: string, timeout: number): Promise<Outcome> {
+  const repliesA: Reply[] = [];
+  const repliesB: Reply[] = [];
+  const steps: Outcome['steps'] = [];
+  for (const [i, step] of c.steps.entries()) {
+    const bodyA = step.body(repliesA);
+    const bodyB = step.body(repliesB);
+    const requestId = `rpcdiff-${index}-${i}`;
+    const [ra, rb] = await Promise.all([post(a, bodyA, timeout, requestId), post(b, bodyB, timeout, requestId)]);
+    repliesA.push(ra);
+    repliesB.push(rb);
+    steps.push({ request: bodyA, a: ra, b: rb, result: compareReplies(ra, rb, step.filterId === true) });
+  }
+  return { index, kind: c.kind, shape: c.shape, steps };
+}
+
+const identical = (o: Outcome) => o.steps.every((s) => s.result.verdict === 'same' || s.result.verdict === 'same-masked');
+
+function summarize(outcomes: Outcome[]) {
+  const byKind: Record<string, Record<string, number>> = {};
+  for (const o of outcomes) {
+    const row = (byKind[o.kind] ??= { cases: 0, identical: 0 });
+    row.cases!++;
+    if (identical(o)) row.identical!++;
+    for (const s of o.steps) row[s.result.verdict] = (row[s.result.verdict] ?? 0) + 1;
+  }
+  return byKind;
+}
+
+/** Bytes of an answer's text kept in --out: a whole-chain answer can be hundreds of MB. */
+const KEPT_TEXT = 200_000;
+
+/** A reply as written to --out: its text (cut at KEPT_TEXT, with its full length), without the parsed copy. */
+const kept = ({ json: _json, text, ...rest }: Reply) =>
+  text.length > KEPT_TEXT ? { ...rest, bytes: text.length, text: `${text.slice(0, KEPT_TEXT)}...` } : { ...rest, bytes: text.length, text };
+
+const brief = (v: unknown, max = 300) => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s === undefined ? 'undefined' : s.length > max ? `${s.slice(0, max - 3)}...` : s;
+};
+
+async function main() {
+  const o = options();
+  const t0 = Date.now();
+  const pool = samplePool(o.psql, o.seed);
+  console.log(`pool: blocks ${pool.firstBlock}-${pool.lastBlock}, ${pool.logs.length} sampled logs, ${pool.denseAddresses.length} dense / ${pool.rareAddresses.length} rare / ${pool.absentAddresses.length} absent addresses (${Date.now() - t0} ms)`);
+  const picker = new Picker(random(o.seed), pool);
+  const cases: Case[] = [];
+  for (let i = 1; cases.length < o.n; i++) {
+    const c = generateCase(picker, i);
+    if (!o.only || o.only.includes(c.kind)) cases.push(c);
+  }
+  const outcomes: Outcome[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const i = next++;
+      outcomes.push(await runCase(cases[i]!, i + 1, o.a, o.b, o.timeout));
+      if (outcomes.length % 25 === 0) process.stderr.write(`${outcomes.length}/${cases.length} cases, ${outcomes.filter((x) => !identical(x)).length} not identical\n`);
+    }
+  };
+  await Promise.all(Array.from({ length: o.concurrency }, worker));
+  outcomes.sort((x, y) => x.index - y.index);
+  const summary = summarize(outcomes);
+  const differing = outcomes.filter((x) => !identical(x));
+  for (const x of differing) {
+    console.log(`\n#${x.index} ${x.kind} ${x.shape}`);
+    for (const s of x.steps) {
+      if (s.result.verdict === 'same' || s.result.verdict === 'same-masked') continue;
+      console.log(`  ${s.result.verdict}: ${s.result.detail ?? ''}\n    request: ${brief(s.request)}\n    A (${Math.round(s.a.ms)} ms): ${brief(s.a.text)}\n    B (${Math.round(s.b.ms)} ms): ${brief(s.b.text)}`);
+    }
+  }
+  console.log(`\nseed ${o.seed}, ${outcomes.length} cases, ${outcomes.length - differing.length} identical, ${differing.length} not (${Math.round((Date.now() - t0) / 1000)} s)`);
+  console.table(summary);
+  if (o.out) {
+    const cases = differing.map((x) => ({ ...x, steps: x.steps.map((st) => ({ ...st, a: kept(st.a), b: kept(st.b) })) }));
+    writeFileSync(o.out, `${JSON.stringify({ options: { ...o, psql: undefined }, pool, summary, differing: cases }, null, 1)}\n`);
+    console.log(`written: ${o.out}`);
+  }
+  process.exitCode = differing.length === 0 ? 0 : 1;
+}
+
+await main();

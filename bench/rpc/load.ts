@@ -1,0 +1,116 @@
+/**
+ * eth_getLogs figures, side by side in one run: endpoint A (the relay in front of the reference) and
+ * B (this service's /rpc) answer the same calls (bench/rpc/loadCalls.ts) at a fixed number of
+ * connections, a warm-up and then the measured seconds, scenario by scenario, A first. Before each
+ * scenario three of its calls go to both sides and their answers are checked (a list of logs, the same
+ * on both). With --probe, the ranges the relay cannot answer in 30 s (bench/rpc/probe.ts); with
+ * --subscriptions, eth_subscribe over WebSockets and the database's statements per second
+ * (bench/rpc/subscribe.ts). See bench/rpc/README.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type Fail, loopbackUrl, numberOptions, usageFailure } from '../lib/cli.ts';
+import { cannon, type CannonResult } from './cannon.ts';
+import { post } from './jsonRpc.ts';
+import { addressTopics, SCENARIOS, type Scenario, scenarioCall } from './loadCalls.ts';
+import { probeRanges } from './probe.ts';
+import { samplePool } from './sample.ts';
+import { subscriptionLoad } from './subscribe.ts';
+
+const USAGE = `usage: npx tsx bench/rpc/load.ts --a URL --b URL --psql "CMD" [options]
+  --a URL              endpoint A (the relay, e.g. http://127.0.0.1:7546)
+  --b URL              endpoint B (this service, e.g. http://127.0.0.1:5642/rpc)
+  --psql CMD           psql command line for the mirror node database
+  --connections C      default 16
+  --duration S         measured seconds per scenario and side (default 20)
+  --warmup S           warm-up seconds before each (default 5)
+  --only LIST          scenarios by number 1-${SCENARIOS.length} ('' for none): ${SCENARIOS.map((s, i) => `${i + 1} ${s.name}`).join('; ')}
+  --probe              also probe the ranges of one dense address the relay cannot answer within 30 s
+  --subscriptions N    also open N eth_subscribe logs subscriptions on B's WebSocket (--ws) and count statements
+  --ws URL             B's WebSocket (default: B with ws://)
+  --sockets K          WebSockets the subscriptions share (default 50)
+  --json FILE          every figure as JSON
+  --seed S             sampling seed (default 1)`;
+
+const fail: Fail = usageFailure(USAGE);
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' },
+      warmup: { type: 'string' }, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
+      sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' },
+    },
+  });
+  if (!values.a || !values.b || !values.psql) fail('--a, --b and --psql are required');
+  const num = numberOptions(fail);
+  const b = loopbackUrl(fail, 'b', values.b, 'http');
+  const only = values.only?.split(',').filter((s) => s !== '').map((s) => num.positiveInteger('only', s, 1) - 1);
+  return {
+    a: loopbackUrl(fail, 'a', values.a, 'http').href,
+    b: b.href,
+    psql: values.psql,
+    connections: num.positiveInteger('connections', values.connections, 16),
+    duration: num.positiveInteger('duration', values.duration, 20),
+    warmup: num.integerAtLeast('warmup', values.warmup, 5, 0),
+    scenarios: only ? only.map((i) => SCENARIOS[i] ?? fail(`--only: no scenario ${i + 1}`)) : SCENARIOS,
+    probe: values.probe === true,
+    subscriptions: num.integerAtLeast('subscriptions', values.subscriptions, 0, 0),
+    ws: values.ws ? loopbackUrl(fail, 'ws', values.ws, 'ws').href : b.href.replace(/^http/, 'ws'),
+    sockets: num.positiveInteger('sockets', values.sockets, 50),
+    json: values.json,
+    seed: num.integerAtLeast('seed', values.seed, 1, 0),
+  };
+}
+
+/** Three calls of the scenario to A, then B, alone: the logs, the times, and whether both answer the same. */
+async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: number[]; ms: number[][]; same: boolean; problem?: string }> {
+  const logs: number[] = [];
+  const ms: number[][] = [];
+  let same = true;
+  for (const body of calls) {
+    const ra = await post(a, body, 120_000);
+    const rb = await post(b, body, 120_000);
+    ms.push([Math.round(ra.ms), Math.round(rb.ms)]);
+    const result = (r: typeof ra) => (r.json as { result?: unknown } | undefined)?.result;
+    if (!Array.isArray(result(ra)) || !Array.isArray(result(rb))) {
+      return { logs, ms, same: false, problem: `A: ${ra.timedOut ? 'timeout' : ra.text.slice(0, 200)} B: ${rb.timedOut ? 'timeout' : rb.text.slice(0, 200)}` };
+    }
+    logs.push((result(rb) as unknown[]).length);
+    same &&= ra.text === rb.text;
+  }
+  return { logs, ms, same };
+}
+
+const fmt = (r: CannonResult) => `${r.rps} | ${r.p50} | ${r.p99} | ${r.max}${r.non2xx + r.errors + r.timeouts > 0 ? ` (${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}`;
+
+async function main() {
+  const o = options();
+  const pool = samplePool(o.psql, o.seed);
+  const pairs = addressTopics(pool);
+  const rows: { scenario: Scenario; logs: number[]; ms: number[][]; same: boolean; problem?: string; a: CannonResult; b: CannonResult }[] = [];
+  console.log(`| calls | logs a call | alone, ms (relay/endpoint) | relay req/s | p50 ms | p99 ms | max ms | endpoint req/s | p50 ms | p99 ms | max ms | ratio |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
+  for (const scenario of o.scenarios) {
+    let k = 0;
+    const next = () => scenarioCall(pool, scenario, pairs, k++);
+    const checked = await check(o.a, o.b, [next(), next(), next()]);
+    const start = k;
+    const side = async (url: string) => {
+      if (o.warmup > 0) await cannon(url, next, o.connections, o.warmup, 60);
+      return cannon(url, next, o.connections, o.duration, 60);
+    };
+    const a = await side(o.a);
+    k = start;
+    const b = await side(o.b);
+    rows.push({ scenario, ...checked, a, b });
+    const note = checked.problem ? ` check: ${checked.problem}` : checked.same ? '' : ' (answers differ)';
+    const ratio = a.rps > 0 ? `${(b.rps / a.rps).toFixed(1)}x` : 'relay: none within the run';
+    console.log(`| ${scenario.name} | ${checked.logs.join('/')} | ${checked.ms.map((m) => m.join('/')).join(', ')} | ${fmt(a)} | ${fmt(b)} | ${ratio} |${note}`);
+  }
+  const probe = o.probe ? await probeRanges(o.a, o.b, pool, pairs) : undefined;
+  const subscriptions = o.subscriptions > 0 ? await subscriptionLoad(o.ws, o.psql, pool, pairs, o.subscriptions, o.sockets) : undefined;
+  if (o.json) writeFileSync(o.json, `${JSON.stringify({ date: new Date().toISOString(), options: { ...o, psql: undefined }, rows, probe, subscriptions }, null, 1)}\n`);
+}
+
+await main();

@@ -1,0 +1,77 @@
+/** The JSON-RPC differential harness (bench/rpc): its verdicts, and cases that a seed decides. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generateCase, KINDS } from '../../bench/rpc/cases.ts';
+import { compareReplies, firstDifference } from '../../bench/rpc/compare.ts';
+import { Picker } from '../../bench/rpc/filters.ts';
+import type { Reply } from '../../bench/rpc/jsonRpc.ts';
+import type { Pool } from '../../bench/rpc/sample.ts';
+import { random } from '../support/random.ts';
+
+const reply = (text: string, status = 200): Reply => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status, text, json, ms: 1, timedOut: false };
+};
+
+test('rpc difftest: verdicts', () => {
+  const a = '{"jsonrpc":"2.0","id":1,"result":"0x127"}';
+  assert.equal(compareReplies(reply(a), reply(a), false).verdict, 'same');
+  assert.equal(compareReplies(reply(a), reply('{"jsonrpc": "2.0","id":1,"result":"0x127"}'), false).verdict, 'format');
+  assert.equal(compareReplies(reply(a), reply('{"id":1,"jsonrpc":"2.0","result":"0x127"}'), false).verdict, 'key-order');
+  assert.equal(compareReplies(reply(a), reply(a, 400), false).verdict, 'status');
+  const differ = compareReplies(reply(a), reply('{"jsonrpc":"2.0","id":1,"result":"0x128"}'), false);
+  assert.equal(differ.verdict, 'differ');
+  assert.match(differ.detail!, /\$\.result: "0x127" vs "0x128"/);
+  const timedOut: Reply = { status: 0, text: '', json: undefined, ms: 30_000, timedOut: true };
+  assert.deepEqual(compareReplies(reply(a), timedOut, false), { verdict: 'timeout', detail: 'B timed out' });
+});
+
+test('rpc difftest: filter ids compare by shape', () => {
+  const id = (hex: string) => reply(`{"jsonrpc":"2.0","id":1,"result":"0x${hex}"}`);
+  assert.equal(compareReplies(id('ab'.repeat(16)), id('cd'.repeat(16)), true).verdict, 'same-masked');
+  assert.equal(compareReplies(id('ab'.repeat(16)), id('cd'.repeat(16)), false).verdict, 'differ');
+  assert.equal(compareReplies(id('ab'.repeat(16)), id('1'), true).verdict, 'differ');
+});
+
+test('rpc difftest: first difference names the path', () => {
+  assert.equal(firstDifference({ r: [1, { x: 2 }] }, { r: [1, { x: 3 }] }), '$.r[1].x: 2 vs 3');
+  assert.equal(firstDifference([1, 2], [1]), '$: length 2 vs 1');
+  assert.equal(firstDifference({ a: 1 }, { a: 1, b: 2 }), '$.b: only in B (2)');
+  assert.equal(firstDifference({ a: 1 }, { a: 1 }), undefined);
+});
+
+const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+const topic = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const pool: Pool = {
+  firstBlock: 100,
+  lastBlock: 10_000,
+  blockHashes: [{ block: 200, hash: topic(200) }],
+  logs: [1, 2, 3].map((n) => ({ block: 100 * n, address: address(n), topics: [topic(n), topic(n + 10)] })),
+  denseAddresses: [address(1)],
+  rareAddresses: [address(2)],
+  absentAddresses: [address(9)],
+  longZeroOfEvm: [address(8)],
+  denseTopics: [topic(1)],
+  rareTopics: [topic(2)],
+};
+
+test('rpc difftest: a seed decides the cases, and 2,000 of them hold every kind', async () => {
+  const cases = (seed: number) => {
+    const p = new Picker(random(seed), pool);
+    return Array.from({ length: 2000 }, (_, i) => generateCase(p, i + 1));
+  };
+  const bodies = (seed: number) => cases(seed).map((c) => JSON.stringify(c.steps[0]!.body([])));
+  assert.deepEqual(bodies(7), bodies(7));
+  assert.notDeepEqual(bodies(7), bodies(8));
+  const all = cases(7);
+  assert.deepEqual(new Set(all.map((c) => c.kind)), new Set(KINDS));
+  const shapes = all.map((c) => c.shape).join('\n');
+  for (const s of ['range:1 ', 'range:1000 ', 'range:1001 ', 'blockHash', 'tags', 'address:array', 'or2', 'topics-five', 'from-after-to', 'blockHash-with-range', 'batch0']) {
+    assert.ok(shapes.includes(s), `no case of shape ${s}`);
+  }
+});
