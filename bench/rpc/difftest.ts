@@ -5,42 +5,33 @@
  * --out writes every case that is not identical, with both answers, as JSON. See bench/rpc/README.md.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { random } from '../../test/support/random.ts';
-import { type Fail, loopbackUrl, numberOptions, usageFailure } from '../lib/cli.ts';
+import { loopbackUrl, numberOptions } from '../lib/cli.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 import { type Case, generateCase, KINDS } from './cases.ts';
 import { compareReplies, type StepResult } from './compare.ts';
 import { Picker } from './filters.ts';
 import { post, type Reply } from './jsonRpc.ts';
 import { samplePool } from './sample.ts';
 
-const USAGE = `usage: npx tsx bench/rpc/difftest.ts --a URL --b URL --psql "CMD" [options]
-  --a URL          endpoint A (e.g. the relay: http://127.0.0.1:7546)
-  --b URL          endpoint B (e.g. this service: http://127.0.0.1:5642/rpc)
-  --psql CMD       psql command line for the mirror node database (values are sampled from it)
-  --seed S         generator seed (default 1): the same seed on the same data gives the same calls
-  --n N            number of cases (default 300)
-  --only LIST      kinds, comma-separated: ${KINDS.join(', ')}
-  --timeout MS     per request (default 40000; the relay gives up on the mirror node after 30 s)
-  --concurrency C  cases in flight (default 2)
-  --out FILE       every case that is not identical, with both answers, and the summary, as JSON
+const USAGE = `  --a URL              endpoint A (e.g. the relay: http://127.0.0.1:7546)
+  --b URL              endpoint B (e.g. this service: http://127.0.0.1:5642/rpc)
+  --psql CMD           psql command line for the mirror node database (values are sampled from it)
+  --seed S             generator seed (default 1): the same seed on the same data gives the same calls
+  --n N                number of cases (default 300)
+  --only LIST          kinds, comma-separated: ${KINDS.join(', ')}
+  --timeout MS         per request (default 40000; the relay gives up on the mirror node after 30 s)
+  --concurrency C      cases in flight (default 2)
+  --out FILE           every case that is not identical, with both answers, and the summary, as JSON
 Exit status: 0 when every case is identical, 1 when some differ, 2 on usage errors.`;
 
-const fail: Fail = usageFailure(USAGE);
+const OPTIONS = {
+  a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, seed: { type: 'string' }, n: { type: 'string' },
+  only: { type: 'string' }, timeout: { type: 'string' }, concurrency: { type: 'string' }, out: { type: 'string' },
+} satisfies OptionsConfig;
 
-function options() {
-  const { values } = parseArgs({
-    options: {
-      a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, seed: { type: 'string' }, n: { type: 'string' },
-      only: { type: 'string' }, timeout: { type: 'string' }, concurrency: { type: 'string' }, out: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  if (!values.a || !values.b || !values.psql) fail('--a, --b and --psql are required');
+function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
+  if (!values.a || !values.b || !values.psql) return fail('--a, --b and --psql are required');
   const num = numberOptions(fail);
   const only = values.only?.split(',').map((k) => k.trim());
   for (const k of only ?? []) if (!(KINDS as readonly string[]).includes(k)) fail(`--only: unknown kind ${k}`);
@@ -106,8 +97,8 @@ const brief = (v: unknown, max = 300) => {
   return s === undefined ? 'undefined' : s.length > max ? `${s.slice(0, max - 3)}...` : s;
 };
 
-async function main() {
-  const o = options();
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const o = options(args);
   const t0 = Date.now();
   const pool = samplePool(o.psql, o.seed);
   console.log(`pool: blocks ${pool.firstBlock}-${pool.lastBlock}, ${pool.logs.length} sampled logs, ${pool.denseAddresses.length} dense / ${pool.rareAddresses.length} rare / ${pool.absentAddresses.length} absent addresses (${Date.now() - t0} ms)`);
@@ -147,4 +138,4 @@ async function main() {
   process.exitCode = differing.length === 0 ? 0 : 1;
 }
 
-await main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

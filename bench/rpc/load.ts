@@ -8,8 +8,8 @@
  * (bench/rpc/subscribe.ts). See bench/rpc/README.md.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { type Fail, loopbackUrl, numberOptions, usageFailure } from '../lib/cli.ts';
+import { loopbackUrl, numberOptions } from '../lib/cli.ts';
+import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 import { cannon, type CannonResult } from './cannon.ts';
 import { post } from './jsonRpc.ts';
 import { addressTopics, SCENARIOS, type Scenario, scenarioCall } from './loadCalls.ts';
@@ -17,8 +17,7 @@ import { probeRanges } from './probe.ts';
 import { samplePool } from './sample.ts';
 import { subscriptionLoad } from './subscribe.ts';
 
-const USAGE = `usage: npx tsx bench/rpc/load.ts --a URL --b URL --psql "CMD" [options]
-  --a URL              endpoint A (the relay, e.g. http://127.0.0.1:7546)
+const USAGE = `  --a URL              endpoint A (the relay, e.g. http://127.0.0.1:7546)
   --b URL              endpoint B (this service, e.g. http://127.0.0.1:5642/rpc)
   --psql CMD           psql command line for the mirror node database
   --connections C      default 16
@@ -32,17 +31,14 @@ const USAGE = `usage: npx tsx bench/rpc/load.ts --a URL --b URL --psql "CMD" [op
   --json FILE          every figure as JSON
   --seed S             sampling seed (default 1)`;
 
-const fail: Fail = usageFailure(USAGE);
+const OPTIONS = {
+  a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' },
+  warmup: { type: 'string' }, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
+  sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' },
+} satisfies OptionsConfig;
 
-function options() {
-  const { values } = parseArgs({
-    options: {
-      a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' },
-      warmup: { type: 'string' }, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
-      sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' },
-    },
-  });
-  if (!values.a || !values.b || !values.psql) fail('--a, --b and --psql are required');
+function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
+  if (!values.a || !values.b || !values.psql) return fail('--a, --b and --psql are required');
   const num = numberOptions(fail);
   const b = loopbackUrl(fail, 'b', values.b, 'http');
   const only = values.only?.split(',').filter((s) => s !== '').map((s) => num.positiveInteger('only', s, 1) - 1);
@@ -84,8 +80,8 @@ async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: nu
 
 const fmt = (r: CannonResult) => `${r.rps} | ${r.p50} | ${r.p99} | ${r.max}${r.non2xx + r.errors + r.timeouts > 0 ? ` (${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}`;
 
-async function main() {
-  const o = options();
+async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
+  const o = options(args);
   const pool = samplePool(o.psql, o.seed);
   const pairs = addressTopics(pool);
   const rows: { scenario: Scenario; logs: number[]; ms: number[][]; same: boolean; problem?: string; a: CannonResult; b: CannonResult }[] = [];
@@ -113,4 +109,4 @@ async function main() {
   if (o.json) writeFileSync(o.json, `${JSON.stringify({ date: new Date().toISOString(), options: { ...o, psql: undefined }, rows, probe, subscriptions }, null, 1)}\n`);
 }
 
-await main();
+export default defineScenario({ usage: USAGE, options: OPTIONS, run: main });

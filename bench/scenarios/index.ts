@@ -25,6 +25,9 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
   { name: 'citus-work', summary: 'database work per request on Citus beside the reference: statements, shard tasks, worker connections, PostgreSQL CPU', load: async () => (await import('./citusWork.ts')).default },
   { name: 'explain', summary: 'EXPLAIN (ANALYZE, BUFFERS) of every statement the service sends for each request path', load: async () => (await import('./explain.ts')).default },
   { name: 'plan-sweep', summary: 'every route and filter shape timed with a generic, a custom and the service\'s plan: the statements whose plan is slow', load: async () => (await import('./planSweep.ts')).default },
+  // JSON-RPC (/rpc) against the relay: the pieces in bench/rpc
+  { name: 'rpc-difftest', summary: 'random JSON-RPC calls of every eth_getLogs and filter shape to two endpoints (the relay, /rpc), the answers compared', load: async () => (await import('../rpc/difftest.ts')).default },
+  { name: 'rpc-load', summary: 'eth_getLogs through the relay against /rpc at fixed connections: requests/s, p50, p99; ranges the relay cannot answer; subscriptions', load: async () => (await import('../rpc/load.ts')).default },
   // inputs and reports
   { name: 'gen-workload', summary: 'writes a relay-shaped URL list (by popularity rank) and its hot set from a database, for `run --mix zipf`', load: async () => (await import('./genWorkload.ts')).default },
   { name: 'translate-urls', summary: 'rewrites a URL list for a database of another scale, contracts and accounts matched by popularity rank', load: async () => (await import('./translateUrls.ts')).default },
