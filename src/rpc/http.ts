@@ -12,6 +12,7 @@ import { TOO_LARGE, parseJson, readBody } from './body.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { dispatch } from './dispatch.ts';
 import type { RpcNetworks } from './networks.ts';
+import { RPC_SCHEMA } from './schema.ts';
 
 const JSON_TYPES = /^(?:application\/(?:json|json-rpc|jsonrequest)|text\/plain)$/i;
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -33,7 +34,9 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
       if (declared > limit) return done(null, TOO_LARGE);
       readBody(payload, limit).then((body) => done(null, body), done);
     });
-    scope.post('/rpc', async (request: FastifyRequest, reply: FastifyReply) => {
+    // the schema documents (OpenAPI) and checks nothing: the body is read above and checked below
+    const documentationOnly = { schema: RPC_SCHEMA, validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+    scope.post('/rpc', documentationOnly, async (request: FastifyRequest, reply: FastifyReply) => {
       const requestId = String(request.id);
       reply.header('x-request-id', requestId);
       const network = networks.of(request.raw);

@@ -42,7 +42,7 @@ test('info: title, the package version, a description; OpenAPI 3.1', () => {
   assert.match(document.info.description, /mirror node REST API 0\.129\.1/);
 });
 
-test('the paths are exactly the contract routes, named as the reference names them; health, metrics and docs are hidden', () => {
+test('the paths are exactly the contract routes, named as the reference names them, and /rpc; health, metrics and docs are hidden', () => {
   const expected = [
     '/api/v1/contracts',
     '/api/v1/contracts/{contractIdOrAddress}',
@@ -55,9 +55,10 @@ test('the paths are exactly the contract routes, named as the reference names th
     '/api/v1/contracts/results/{transactionIdOrHash}',
     '/api/v1/contracts/results/{transactionIdOrHash}/actions',
   ];
-  assert.deepEqual(Object.keys(document.paths).sort(), expected.sort());
+  assert.deepEqual(Object.keys(document.paths).sort(), [...expected, '/rpc'].sort());
   assert.deepEqual(routes.map((r) => openApiPath(r.path)).sort(), expected.sort());
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const path of expected) {
+    const item = document.paths[path]!;
     assert.deepEqual(Object.keys(item), ['get'], path);
     const operation = item.get!;
     assert.deepEqual(operation.tags, ['contracts'], path);
@@ -69,7 +70,18 @@ test('the paths are exactly the contract routes, named as the reference names th
     assert.deepEqual(pathParameters.map((p) => p.name), names, path);
     assert.ok(pathParameters.every((p) => p.required), path);
   }
-  assert.equal(new Set(Object.values(document.paths).map((item) => item.get!.operationId)).size, expected.length, 'operation ids are unique');
+  assert.equal(new Set(expected.map((path) => document.paths[path]!.get!.operationId)).size, expected.length, 'operation ids are unique');
+});
+
+test('/rpc: one POST operation, a JSON-RPC request or a batch, its answers and errors', async () => {
+  const rpc = document.paths['/rpc']!;
+  assert.deepEqual(Object.keys(rpc), ['post']);
+  assert.deepEqual(rpc.post!.tags, ['json-rpc']);
+  for (const status of ['200', '400', '413', '415', '500']) assert.ok(rpc.post!.responses[status]?.content?.['application/json']?.schema, status);
+  // documentation only: a request the schema describes as invalid reaches the endpoint, which answers as the relay
+  const response = await app.inject({ method: 'POST', url: '/rpc', headers: { 'content-type': 'application/json' }, payload: '{"jsonrpc":"1.0","id":1,"method":"eth_chainId"}' });
+  assert.notEqual(response.statusCode, 500);
+  assert.match(response.body, /"jsonrpc":"2.0"/);
 });
 
 test('query parameters: operator forms as string patterns, repeatable filters as arrays', () => {
