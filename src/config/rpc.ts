@@ -37,6 +37,8 @@ export const RPC_DEFAULTS: Tree = {
     maxBatchSize: 20,
     /** Bytes waiting for a client that does not read; beyond, its connection is closed (1008). */
     maxBufferedBytes: 1048576,
+    /** Requests of one connection answered at once; while that many are, the connection is not read. */
+    maxInFlight: 4,
     /** A connection without any message for this long is closed, ms (the relay's WS_MAX_INACTIVITY_TTL); 0: never. */
     maxInactivity: 300000,
   },
@@ -60,6 +62,7 @@ export interface RpcSettings {
     maxSubscriptions: number;
     maxBatchSize: number;
     maxBufferedBytes: number;
+    maxInFlight: number;
     maxInactivityMs: number;
   };
 }
@@ -95,6 +98,7 @@ export function rpcSettings(tree: Tree): RpcSettings {
       maxSubscriptions: integer(tree, 'rpc.ws.maxSubscriptions', 1, 10_000_000),
       maxBatchSize: integer(tree, 'rpc.ws.maxBatchSize', 1, 100_000),
       maxBufferedBytes: integer(tree, 'rpc.ws.maxBufferedBytes', 16384, 1_073_741_824),
+      maxInFlight: integer(tree, 'rpc.ws.maxInFlight', 1, 1000),
       maxInactivityMs: integer(tree, 'rpc.ws.maxInactivity', 0, 86_400_000),
     },
   };

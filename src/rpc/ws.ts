@@ -2,8 +2,9 @@
  * The WebSocket on /rpc (the relay's ws-server): JSON-RPC messages, single or batch, the relay's
  * WebSocket methods (others: Method not found), eth_subscribe / eth_unsubscribe. Hostile clients are
  * bounded: connections per process and per client address (refused on the upgrade), message size
- * (closed 1009), subscriptions per connection (-32608) and per process, bytes waiting for a client
- * that does not read (closed 1008), and connections idle past rpc.ws.maxInactivity.
+ * (closed 1009), messages answered at once per connection (rpc.ws.maxInFlight: beyond, the
+ * connection is not read), subscriptions per connection (-32608) and per process, bytes waiting for
+ * a client that does not read (closed 1008), and connections idle past rpc.ws.maxInactivity.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -77,8 +78,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         }
         return outcomeText(await dispatch(item, context, inBatch), requestId);
       };
-      socket.on('message', async (data: Buffer) => {
-        touch();
+      const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
         try {
           message = parseJson(data, network.config.rpc.maxJsonDepth);
@@ -96,6 +96,28 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         } catch (err) {
           app.log.error({ err }, 'rpc websocket message failed');
         }
+      };
+      // at most rpc.ws.maxInFlight messages answered at once; while that many wait, the connection is
+      // not read (TCP holds the client back), so a client that sends without end queues nothing here
+      const waiting: Buffer[] = [];
+      let answering = 0;
+      const pump = () => {
+        while (answering < ws.maxInFlight && waiting.length > 0 && socket.readyState === socket.OPEN) {
+          answering++;
+          void answerMessage(waiting.shift()!).finally(() => {
+            answering--;
+            if (socket.isPaused && waiting.length < ws.maxInFlight) socket.resume();
+            // the next one after the event loop's I/O: where statements resolve without I/O (the
+            // embedded database), answering one after another would starve every other client
+            setImmediate(pump);
+          });
+        }
+      };
+      socket.on('message', (data: Buffer) => {
+        touch();
+        waiting.push(data);
+        if (waiting.length >= ws.maxInFlight && !socket.isPaused) socket.pause();
+        pump();
       });
       socket.on('error', () => socket.terminate());
       socket.once('close', () => {
