@@ -42,11 +42,33 @@ export async function blockByNumber(db: Db, number: bigint): Promise<Block | und
   return toBlock(row);
 }
 
+/**
+ * The hashes that start with `prefix` (lowercase hex digits) as a half-open range in the "C"
+ * collation: from the prefix to the prefix with its last digit moved up (after "f", "g": no hash
+ * has it). A range on bound parameters keeps record_file__hash in a generic plan, where `like $1`
+ * cannot use it.
+ */
+export function hashPrefixRange(prefix: string): { from: string; to: string } {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  const next = last === 0x39 ? 'a' : String.fromCharCode(last + 1);
+  return { from: prefix, to: prefix.slice(0, -1) + next };
+}
+
+/**
+ * The statement of blockByHash (exported for its plan test). The range is read in a materialized
+ * subquery: with the order and limit beside it, the generic plan walks record_file_pkey backwards
+ * (its estimate of a range of two parameters is hundreds of rows) instead of reading the one entry.
+ */
+export function blockByHashStatement(hexDigits: string) {
+  const { from, to } = hashPrefixRange(hexDigits.toLowerCase());
+  return sql`with found as materialized (
+      select index, consensus_start, consensus_end, hash from record_file where hash collate "C" >= ${from} and hash collate "C" < ${to})
+    select ${COLUMNS} from found order by found.consensus_end desc limit 1`;
+}
+
 /** The block whose hash starts with these hex digits (a 32-byte Ethereum-style block hash is the first 32 of 48 bytes). */
 export async function blockByHash(db: Db, hexDigits: string): Promise<Block | undefined> {
-  const [row] = await db.query<BlockRow>(
-    sql`select ${COLUMNS} from record_file where hash like ${`${hexDigits.toLowerCase()}%`} order by record_file.consensus_end desc limit 1`,
-  );
+  const [row] = await db.query<BlockRow>(blockByHashStatement(hexDigits));
   return toBlock(row);
 }
 

@@ -1,11 +1,12 @@
 /**
  * The record file reads of the endpoint (src/rpc/blocks.ts, src/rpc/heads.ts): the order is the
- * table's numbers, not their text (block 10 after block 9).
+ * table's numbers, not their text (block 10 after block 9), and the look-up by hash prefix uses
+ * record_file__hash in the generic plan the service's sessions force.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Db } from '../../src/db/db.ts';
-import { blockByHash, blocksAfter, latestBlock } from '../../src/rpc/blocks.ts';
+import { blockByHash, blockByHashStatement, blocksAfter, hashPrefixRange, latestBlock } from '../../src/rpc/blocks.ts';
 import { headsAfter } from '../../src/rpc/heads.ts';
 import { type TestDatabase, openTestDatabase, testBackends } from '../support/database.ts';
 
@@ -20,6 +21,12 @@ async function insertBlock(db: Db, index: number, end: bigint, hash: string): Pr
     [`f${index}.rcd`, hash, end.toString(), index],
   );
 }
+
+test('hashPrefixRange: the prefix to the prefix with its last digit moved up', () => {
+  assert.deepEqual(hashPrefixRange('ab0'), { from: 'ab0', to: 'ab1' });
+  assert.deepEqual(hashPrefixRange('ab9'), { from: 'ab9', to: 'aba' });
+  assert.deepEqual(hashPrefixRange('abf'), { from: 'abf', to: 'abg' });
+});
 
 for (const backend of testBackends()) {
   describe(`record file reads (${backend})`, () => {
@@ -45,6 +52,29 @@ for (const backend of testBackends()) {
       assert.equal((await blockByHash(database.db, HASH_10.slice(0, 64).toUpperCase()))?.number, 10n);
       assert.equal((await blockByHash(database.db, HASH_9.slice(0, 64)))?.number, 9n);
       assert.equal(await blockByHash(database.db, `${'9'.repeat(63)}8`), undefined);
+    });
+
+    test('the look-up by hash uses the index on hash in a generic plan', async () => {
+      const { text, values } = blockByHashStatement(HASH_10.slice(0, 64)).compile();
+      const literals = values.map((v) => `'${String(v).replace(/'/g, "''")}'`).join(', ');
+      const plan = await database.db.session(async (session) => {
+        await session.query('set plan_cache_mode = force_generic_plan');
+        // on a table of two rows a sequential scan is cheapest whatever the statement
+        await session.query('set enable_seqscan = off');
+        await session.query(`prepare rpc_block_by_hash as ${text}`);
+        try {
+          const rows = await session.query<{ 'QUERY PLAN': string }>(`explain execute rpc_block_by_hash(${literals})`);
+          return rows.map((r) => r['QUERY PLAN']).join('\n');
+        } finally {
+          await session.query('deallocate rpc_block_by_hash');
+          await session.query('reset plan_cache_mode');
+          await session.query('reset enable_seqscan');
+        }
+      });
+      // record_file__hash, or on the v2 layout each partition's index on hash
+      assert.match(plan, /Index Scan using (record_file__hash|record_file_\w*hash\w*) on/, plan);
+      assert.match(plan, /Index Cond: .*hash/, plan);
+      assert.doesNotMatch(plan, /Filter: .*hash/, plan);
     });
   });
 }
