@@ -177,3 +177,37 @@ test('hostile requests: each a clear JSON-RPC error, the server answering after 
   assert.equal(await get.text(), '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
   assert.equal((await call(served.base, 'eth_chainId')).json.result, '0x12a');
 });
+
+test('eth_getLogs: the relay 7-day timestamp limit, before the block limit and with one address; rpc.timestampRangeLimit lifts it', async () => {
+  // a block 8 days before the demo's first, far more than 1,000 blocks before the newest
+  const [first] = await database.db.query<{ start: string }>(sql`select min(consensus_start)::text as start from record_file`);
+  const start = BigInt(first!.start) - 8n * 86_400_000_000_000n;
+  await database.db.query(
+    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
+      values ('old.rcd', 0, 0, ${'ef'.repeat(48)}, '', ${start.toString()}, ${(start + 5n).toString()}, 1, 0, 6, '', 1000, 3)`,
+  );
+  const [last] = await database.db.query<{ end: string }>(sql`select consensus_end::text as end from record_file where index = ${logBlock.toString()}`);
+  const seconds = (ns: bigint) => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
+  const message = `The provided fromBlock and toBlock contain timestamps that exceed the maximum allowed duration of 7 days (604800 seconds): fromBlock: 0x3e8 (${seconds(start)}), toBlock: ${hex(logBlock)} (${seconds(BigInt(last!.end))})`;
+  const [address] = await database.db.query<{ a: string }>(
+    sql`select encode(e.evm_address, 'hex') as a from contract_log l join entity e on e.id = l.contract_id where e.evm_address is not null limit 1`,
+  );
+  for (const filter of [{}, { address: `0x${address!.a}` }, { address: [`0x${address!.a}`] }]) {
+    const res = await call(served.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), ...filter }]);
+    assert.equal(res.status, 400, JSON.stringify(filter));
+    assert.deepEqual([res.json.error.code, unprefixed(res.json.error.message)], [-32004, message], JSON.stringify(filter));
+  }
+  // fromBlock after toBlock: the timestamps' difference is negative, -39013
+  const reversed = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(logBlock), toBlock: '0x3e8' }]);
+  assert.equal(reversed.json.error.code, -39013);
+  // without the timestamp limit one address answers the whole range, other filters meet the block limit
+  const lifted = await serveRpc(database.db, { HIERO_MIRROR_REST_RPC_TIMESTAMPRANGELIMIT: '0', HIERO_MIRROR_REST_RPC_PAGESIZE: '2' });
+  try {
+    const one = await call(lifted.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), address: `0x${address!.a}` }]);
+    assert.equal(one.status, 200);
+    assert.ok(one.json.result.length > 2, 'the logs of the contract, in several pages');
+    assert.equal((await call(lifted.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock) }])).json.error.code, -32000);
+  } finally {
+    await lifted.close();
+  }
+});
