@@ -211,3 +211,24 @@ test('eth_getLogs: the relay 7-day timestamp limit, before the block limit and w
     await lifted.close();
   }
 });
+
+test('eth_getLogs: deeply nested topics pass the relay validator as their one value; over 7 days its -32004 at once', async () => {
+  const logs = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }])).json.result as any[];
+  const topic = logs[0]!.topics[0] as string;
+  const flat = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [topic] }])).json.result;
+  assert.ok(flat.length > 0);
+  assert.deepEqual((await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[topic]]] }])).json.result, flat);
+  assert.deepEqual((await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[[topic]], `0x${'ee'.repeat(32)}`]] }])).json.result, flat);
+  const two = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[topic, topic]]] }]);
+  assert.equal(two.status, 400);
+  assert.equal(
+    unprefixed(two.json.error.message),
+    `Invalid parameter 'topics' for FilterObject: Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic, value: ${JSON.stringify([[[topic, topic]]])}`,
+  );
+  // the harness's case (#53): one 0X-spelled address, a nested topic, more than 7 days (block 1000 is 8 days older, inserted above)
+  const started = Date.now();
+  const wide = await call(served.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), address: logs[0]!.address.replace(/^0x/, '0X'), topics: [[[topic]]] }]);
+  assert.equal(wide.status, 400);
+  assert.equal(wide.json.error.code, -32004);
+  assert.ok(Date.now() - started < 5000);
+});
