@@ -81,12 +81,13 @@ export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: 
   return { from: first.start, to: last.end };
 }
 
-/** The topic values of a filter's `topics` (null: any; an array: any of its values). */
+/** The topic values of a filter's `topics` (null: any; an array: any of its values, so any when one is null). */
 export function topicsOf(topics: LogFilterParams['topics']): Map<TopicKey, Buffer[]> {
   const filters: Filter[] = [];
   (topics ?? []).slice(0, TOPIC_KEYS.length).forEach((topic, n) => {
     if (topic === null || topic === undefined) return;
-    const values = Array.isArray(topic) ? topic.flat(Infinity as 1) : [topic];
+    const values = Array.isArray(topic) ? (topic.flat(Infinity as 1) as unknown[]) : [topic];
+    if (values.includes(null)) return;
     for (const value of values) if (typeof value === 'string') filters.push({ key: TOPIC_KEYS[n]!, operator: 'eq', value });
   });
   return topicValues(filters);
