@@ -18,6 +18,11 @@ export const RPC_DEFAULTS: Tree = {
   maxJsonDepth: 32,
   /** Blocks one eth_getLogs spans without a single address (the relay's ETH_GET_LOGS_BLOCK_RANGE_LIMIT). */
   blockRangeLimit: 1000,
+  /**
+   * Seconds from the first block's start to the last block's end one eth_getLogs spans, with or
+   * without addresses (the relay's fixed 7 days: the mirror node's timestamp range limit); 0: no limit.
+   */
+  timestampRangeLimit: 604800,
   /** Logs read from the database per page of a streamed eth_getLogs answer. */
   pageSize: 1000,
   /** How long a filter lives after its last use, ms (the relay's FILTER_TTL). */
@@ -52,6 +57,8 @@ export interface RpcSettings {
   maxBatchSize: number;
   maxJsonDepth: number;
   blockRangeLimit: number;
+  /** Seconds; 0: no limit. */
+  timestampRangeLimit: number;
   pageSize: number;
   filterTtlMs: number;
   maxFilters: number;
@@ -88,6 +95,7 @@ export function rpcSettings(tree: Tree): RpcSettings {
     maxBatchSize: integer(tree, 'rpc.maxBatchSize', 1, 100_000),
     maxJsonDepth: integer(tree, 'rpc.maxJsonDepth', 2, 1000),
     blockRangeLimit: integer(tree, 'rpc.blockRangeLimit', 1, 1_000_000_000),
+    timestampRangeLimit: integer(tree, 'rpc.timestampRangeLimit', 0, 1_000_000_000_000),
     pageSize: integer(tree, 'rpc.pageSize', 1, 100_000),
     filterTtlMs: integer(tree, 'rpc.filterTtl', 1000, 86_400_000),
     maxFilters: integer(tree, 'rpc.maxFilters', 1, 10_000_000),

@@ -18,6 +18,13 @@ export class RpcError extends Error {
   }
 }
 
+/** A duration as the relay words its 7 days: "7 days (604800 seconds)"; seconds alone when not whole days. */
+function durationText(seconds: number): string {
+  if (seconds % 86400 !== 0) return `${seconds} seconds`;
+  const days = seconds / 86400;
+  return `${days} day${days === 1 ? '' : 's'} (${seconds} seconds)`;
+}
+
 export const rpcErrors = {
   parse: () => new RpcError(-32700, 'Parse error', 'server'),
   invalidRequest: () => new RpcError(-32600, 'Invalid Request', 'server'),
@@ -32,6 +39,12 @@ export const rpcErrors = {
     new RpcError(-32601, `Method ${method} is not served here: this endpoint answers the logs read path only; send it to the JSON-RPC relay`),
   missingFromBlock: () => new RpcError(-32011, 'Provided toBlock parameter without specifying fromBlock'),
   rangeTooLarge: (limit: number) => new RpcError(-32000, `Exceeded maximum block range: ${limit}`),
+  /** The relay's TIMESTAMP_RANGE_TOO_LARGE (blocks as 0x-hex, timestamps as the mirror node's seconds.nanoseconds). */
+  timestampRangeTooLarge: (limitSeconds: number, fromBlock: string, fromTimestamp: string, toBlock: string, toTimestamp: string) =>
+    new RpcError(
+      -32004,
+      `The provided fromBlock and toBlock contain timestamps that exceed the maximum allowed duration of ${durationText(limitSeconds)}: fromBlock: ${fromBlock} (${fromTimestamp}), toBlock: ${toBlock} (${toTimestamp})`,
+    ),
   invalidBlockRange: () => new RpcError(-39013, 'Invalid block range'),
   filterNotFound: () => new RpcError(-32001, 'Filter not found'),
   latestBlock: () => new RpcError(-32607, 'Error encountered retrieving latest block'),

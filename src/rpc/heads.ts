@@ -25,7 +25,7 @@ const ZERO_32 = `0x${'0'.repeat(64)}`;
 /** Record files after block `after`, oldest first, at most `limit`. */
 export function headsAfter(db: Db, after: bigint, limit: number): Promise<HeadRow[]> {
   return db.query<HeadRow>(sql`select index::text as index, hash, prev_hash, consensus_start::text as consensus_start,
-    gas_used::text as gas_used, logs_bloom, size from record_file where index > ${after.toString()} order by index limit ${limit}`);
+    gas_used::text as gas_used, logs_bloom, size from record_file where index > ${after.toString()} order by record_file.index limit ${limit}`);
 }
 
 /** The block header's JSON text (the relay's newHeads result, its `jsonrpc` key included). */

@@ -4,15 +4,15 @@
  * whatever the range. The statement is the logs listings' own (src/contracts/logs/query.ts, findLogs)
  * with the (timestamp, index) boxes after the last log written.
  *
- * The relay's order: without addresses the network-wide listing's, newest first (timestamp and index
- * descending); with addresses, oldest timestamp first, and within a timestamp by the addresses' order,
- * then index descending (the relay sorts the per-address listings, each newest first, by timestamp
- * with a stable sort).
+ * The relay's order, oldest first: it asks the mirror node with order=asc. Without addresses the
+ * network-wide listing's (timestamp, then index ascending); with addresses it concatenates the
+ * per-address listings (each oldest first) and sorts them by timestamp with V8's stable sort (its
+ * comparator answers 1 for equal timestamps, which the sort treats as equal), so within a timestamp
+ * by the addresses' order, then index ascending.
  */
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
 import { INT32, INT64, type Range, emptyRange, narrow } from '../db/range.ts';
-import type { Order } from '../db/sql.ts';
 import { pageBlocks } from '../contracts/logs/blocks.ts';
 import type { Box } from '../contracts/logs/params.ts';
 import { findLogs } from '../contracts/logs/query.ts';
@@ -28,25 +28,24 @@ interface Cursor {
 
 const between = (from: bigint, to: bigint): Range<bigint> => narrow(narrow(emptyRange<bigint>(), 'gte', from, INT64), 'lte', to, INT64);
 
-/** The boxes of the range after `cursor` in `order` (all of it without one). */
-export function boxesAfter(search: Pick<LogSearch, 'from' | 'to'>, order: Order, cursor: Cursor | undefined): Box[] {
+/** The boxes of the range after `cursor`, oldest first (all of it without one). */
+export function boxesAfter(search: Pick<LogSearch, 'from' | 'to'>, cursor: Cursor | undefined): Box[] {
   const all = emptyRange<bigint>();
   if (cursor === undefined) return [{ timestamp: between(search.from, search.to), index: all }];
-  const asc = order === 'asc';
   const sameTime = between(cursor.timestamp, cursor.timestamp);
-  const rest = asc ? between(cursor.timestamp + 1n, search.to) : between(search.from, cursor.timestamp - 1n);
+  const rest = between(cursor.timestamp + 1n, search.to);
   return [
-    { timestamp: sameTime, index: narrow(all, asc ? 'gt' : 'lt', BigInt(cursor.index), INT32) },
+    { timestamp: sameTime, index: narrow(all, 'gt', BigInt(cursor.index), INT32) },
     { timestamp: rest, index: all },
   ].filter((box) => !box.timestamp.empty && !box.index.empty);
 }
 
-/** Logs of one timestamp in the relay's merge order: by the addresses' order, then index descending. */
+/** Logs of one timestamp in the relay's merge order: by the addresses' order, then index ascending. */
 function relayGroupOrder(rows: LogRow[], order: Map<string, number>): LogRow[] {
-  return rows.sort((a, b) => (order.get(a.contract_id) ?? 0) - (order.get(b.contract_id) ?? 0) || b.index - a.index);
+  return rows.sort((a, b) => (order.get(a.contract_id) ?? 0) - (order.get(b.contract_id) ?? 0) || a.index - b.index);
 }
 
-/** What a walk of the pages has written so far: the block number of the last log (eth_getFilterChanges). */
+/** What a walk of the pages has written so far: the block number of the last (newest) log (eth_getFilterChanges). */
 export interface PagesProgress {
   lastBlock?: bigint;
 }
@@ -61,13 +60,12 @@ function json(rows: readonly LogRow[], progress: PagesProgress | undefined): str
 
 /** The search's logs as JSON text, one chunk per page (logs separated by commas; no chunk is empty). */
 export async function* logPages(db: Db, config: Config, search: LogSearch, progress?: PagesProgress): AsyncGenerator<string> {
-  const order: Order = search.contractIds === undefined ? 'desc' : 'asc';
   const limit = config.rpc.pageSize;
   let cursor: Cursor | undefined;
   // with addresses, the logs of the last timestamp read wait for the next page (the order within a timestamp is the relay's)
   let held: LogRow[] = [];
   for (;;) {
-    const boxes = boxesAfter(search, order, cursor);
+    const boxes = boxesAfter(search, cursor);
     const rows =
       boxes.length === 0
         ? []
@@ -76,7 +74,7 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
             ...(search.contractIds ? { contractIds: search.contractIds } : {}),
             boxes,
             topics: search.topics,
-            order,
+            order: 'asc',
             limit,
             closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
           });

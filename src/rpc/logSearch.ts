@@ -2,8 +2,9 @@
  * eth_getLogs's filter as the relay v0.69.3 resolves it, answered from the database: the block range
  * (or block hash) becomes a consensus timestamp range through record_file, exactly as the relay's
  * /blocks look-ups make it (first block's start to last block's end), with the relay's checks in
- * its order (toBlock without fromBlock, fromBlock after toBlock, the block range limit without a
- * single address); a block that does not exist answers no logs. The addresses become contract ids
+ * its order (toBlock without fromBlock; then, for two different blocks, the timestamp range limit,
+ * fromBlock after toBlock, the block range limit without a single address); a block that does not
+ * exist answers no logs. The addresses become contract ids
  * (src/contracts/common/resolve.ts), the topics the listing's topic values (OR within a position).
  */
 import type { Config } from '../config/config.ts';
@@ -14,6 +15,7 @@ import { TOPIC_KEYS, type TopicKey, topicValues } from '../contracts/logs/params
 import type { Filter } from '../http/request/filters.ts';
 import { type Block, blockByHash, blockByNumber, latestBlock } from './blocks.ts';
 import { rpcErrors } from './errors.ts';
+import { quantity } from './logView.ts';
 import type { LogFilterParams } from './params.ts';
 
 /** A search the database answers: its consensus range, contracts, topics and the relay's order. */
@@ -44,8 +46,17 @@ export async function latestNumber(db: Db): Promise<bigint> {
   return latest.number;
 }
 
+/** A consensus timestamp as the mirror node's /blocks write it: seconds.nanoseconds. */
+const blockTimestamp = (ns: bigint): string => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
+
+/** The limits of a range (rpc.blockRangeLimit, rpc.timestampRangeLimit: seconds, 0 none). */
+export interface RangeLimits {
+  blockRangeLimit: number;
+  timestampRangeLimit: number;
+}
+
 /** The consensus range of a filter, or undefined when a block it names does not exist (no logs). */
-export async function consensusRangeOf(db: Db, filter: LogFilterParams, rangeLimit: number): Promise<{ from: bigint; to: bigint } | undefined> {
+export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: RangeLimits): Promise<{ from: bigint; to: bigint } | undefined> {
   if (filter.blockHash) {
     const block = await blockByHash(db, filter.blockHash.slice(2));
     return block && { from: block.start, to: block.end };
@@ -59,18 +70,24 @@ export async function consensusRangeOf(db: Db, filter: LogFilterParams, rangeLim
   if (fromBlock === toBlock) return { from: first.start, to: first.end };
   const last = await blockAt(db, toBlock!);
   if (last === undefined) return undefined;
+  // the relay subtracts the /blocks timestamps as numbers of seconds, before it compares the blocks
+  const [fromTimestamp, toTimestamp] = [blockTimestamp(first.start), blockTimestamp(last.end)];
+  if (limits.timestampRangeLimit > 0 && Number(toTimestamp) - Number(fromTimestamp) > limits.timestampRangeLimit) {
+    throw rpcErrors.timestampRangeTooLarge(limits.timestampRangeLimit, quantity(first.number), fromTimestamp, quantity(last.number), toTimestamp);
+  }
   if (first.number > last.number) throw rpcErrors.invalidBlockRange();
   const single = Array.isArray(filter.address) ? filter.address.length === 1 : typeof filter.address === 'string' && filter.address !== '';
-  if (!single && last.number - first.number > BigInt(rangeLimit)) throw rpcErrors.rangeTooLarge(rangeLimit);
+  if (!single && last.number - first.number > BigInt(limits.blockRangeLimit)) throw rpcErrors.rangeTooLarge(limits.blockRangeLimit);
   return { from: first.start, to: last.end };
 }
 
-/** The topic values of a filter's `topics` (null: any; an array: any of its values). */
+/** The topic values of a filter's `topics` (null: any; an array: any of its values, so any when one is null). */
 export function topicsOf(topics: LogFilterParams['topics']): Map<TopicKey, Buffer[]> {
   const filters: Filter[] = [];
   (topics ?? []).slice(0, TOPIC_KEYS.length).forEach((topic, n) => {
     if (topic === null || topic === undefined) return;
-    const values = Array.isArray(topic) ? topic.flat(Infinity as 1) : [topic];
+    const values = Array.isArray(topic) ? (topic.flat(Infinity as 1) as unknown[]) : [topic];
+    if (values.includes(null)) return;
     for (const value of values) if (typeof value === 'string') filters.push({ key: TOPIC_KEYS[n]!, operator: 'eq', value });
   });
   return topicValues(filters);
@@ -78,7 +95,7 @@ export function topicsOf(topics: LogFilterParams['topics']): Map<TopicKey, Buffe
 
 /** The filter as a search, or undefined when it matches no log whatever the database holds. */
 export async function logSearchOf(db: Db, config: Config, filter: LogFilterParams): Promise<LogSearch | undefined> {
-  const range = await consensusRangeOf(db, filter, config.rpc.blockRangeLimit);
+  const range = await consensusRangeOf(db, filter, config.rpc);
   if (range === undefined) return undefined;
   const search: LogSearch = { ...range, topics: topicsOf(filter.topics) };
   if (filter.address !== undefined) {

@@ -42,7 +42,11 @@ test('eth_chainId, net_version, eth_blockNumber: the relay forms', async () => {
   assert.equal((await call(served.base, 'eth_blockNumber')).json.result, hex(BigInt(latest!.i)));
 });
 
-test('eth_getLogs: the listing rows of the block range, newest first without an address, in pages', async () => {
+/** Where a log stands in the relay's order: block, transaction, log index. */
+const place = (log: Record<string, any>): bigint[] => [BigInt(log.blockNumber), BigInt(log.transactionIndex), BigInt(log.logIndex)];
+const precedes = (a: bigint[], b: bigint[]): boolean => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
+
+test('eth_getLogs: the listing rows of the block range, oldest first as the relay asks for them, in pages', async () => {
   const res = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }]);
   assert.equal(res.status, 200);
   const logs = res.json.result as Array<Record<string, any>>;
@@ -52,14 +56,27 @@ test('eth_getLogs: the listing rows of the block range, newest first without an 
   const [count] = await database.db.query<{ n: string }>(sql`select count(*)::text as n from contract_log where consensus_timestamp between ${range!.start} and ${range!.end}`);
   assert.equal(logs.length, Number(count!.n));
   assert.ok(logs.length > 1, `more than one page: ${logs.length} logs from block ${earlierBlock} to ${logBlock}`);
-  for (let i = 1; i < logs.length; i++) {
-    const [a, b] = [logs[i - 1]!, logs[i]!];
-    assert.ok(BigInt(a.blockNumber) > BigInt(b.blockNumber) || (a.blockNumber === b.blockNumber && a.transactionHash !== b.transactionHash) || BigInt(a.logIndex) > BigInt(b.logIndex), 'newest first');
-  }
-  // one address: oldest first, the same logs as that contract's
+  for (let i = 1; i < logs.length; i++) assert.ok(precedes(place(logs[i - 1]!), place(logs[i]!)), `oldest first: ${place(logs[i - 1]!)} then ${place(logs[i]!)}`);
+  // one address: the same logs as that contract's, in the same order
   const address = logs[0]!.address;
   const one = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), address }])).json.result as any[];
-  assert.deepEqual(one, logs.filter((l) => l.address === address).reverse().sort((a, b) => Number(BigInt(a.blockNumber) - BigInt(b.blockNumber))));
+  assert.deepEqual(one, logs.filter((l) => l.address === address));
+  // several addresses: by timestamp (block, transaction), then the addresses' order, then log index,
+  // in a block with a transaction whose logs come from several contracts
+  const [shared] = await database.db.query<{ i: string }>(sql`select r.index::text as i from record_file r where exists (select 1 from contract_log l
+      where l.consensus_timestamp between r.consensus_start and r.consensus_end group by l.consensus_timestamp having count(distinct l.contract_id) > 1)
+    order by r.index desc limit 1`);
+  const sharedBlock = { fromBlock: hex(BigInt(shared!.i)), toBlock: hex(BigInt(shared!.i)) };
+  const blockLogs = (await call(served.base, 'eth_getLogs', [sharedBlock])).json.result as any[];
+  for (let i = 1; i < blockLogs.length; i++) assert.ok(precedes(place(blockLogs[i - 1]!), place(blockLogs[i]!)), 'oldest first');
+  const addresses = [...new Set(blockLogs.map((l) => l.address as string))].reverse();
+  assert.ok(addresses.length > 1);
+  const several = (await call(served.base, 'eth_getLogs', [{ ...sharedBlock, address: addresses }])).json.result as any[];
+  const expected = [...blockLogs].sort(
+    (a, b) => Number(place(a)[1]! - place(b)[1]!) || addresses.indexOf(a.address) - addresses.indexOf(b.address) || Number(place(a)[2]! - place(b)[2]!),
+  );
+  assert.notDeepEqual(expected, blockLogs, 'the addresses\' order changes the order within a transaction');
+  assert.deepEqual(several, expected);
   // topics: the first topic of the first log, OR-ed with an absent one
   const topic = logs[0]!.topics[0];
   const byTopic = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[topic, `0x${'ee'.repeat(32)}`]] }])).json.result as any[];
@@ -90,12 +107,25 @@ test('eth_getLogs: the relay errors for block ranges, with HTTP 400', async () =
   }
 });
 
-test('filters: ids, changes from the block after the last answered, block hashes, uninstall, unknown ids', async () => {
+test('filters: ids, changes from the block after the last answered (never a log twice), block hashes, uninstall, unknown ids', async () => {
   const id = (await call(served.base, 'eth_newFilter', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }])).json.result;
   assert.match(id, /^0x[0-9a-f]{32}$/);
   const all = (await call(served.base, 'eth_getFilterLogs', [id])).json.result;
   assert.ok(all.length > 0);
   assert.deepEqual((await call(served.base, 'eth_getFilterChanges', [id])).json.result, all);
+  // the relay's next fromBlock is the block after the last log's: past toBlock (the newest log's block), -39013
+  const [newest] = await database.db.query<{ end: string }>(sql`select max(consensus_end)::text as end from record_file`);
+  await database.db.query(
+    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
+      values ('next.rcd', 0, 0, ${'cd'.repeat(48)}, '', ${(BigInt(newest!.end) + 1n).toString()}, ${(BigInt(newest!.end) + 2n).toString()}, 1, 0, 6, '', ${(logBlock + 1n).toString()}, 3)`,
+  );
+  const again = await call(served.base, 'eth_getFilterChanges', [id]);
+  assert.equal(again.status, 400);
+  assert.deepEqual([again.json.error.code, unprefixed(again.json.error.message)], [-39013, 'Invalid block range']);
+  // to the newest block: nothing new on a database that does not change, no log twice
+  const open = (await call(served.base, 'eth_newFilter', [{ fromBlock: hex(earlierBlock) }])).json.result;
+  assert.ok((await call(served.base, 'eth_getFilterChanges', [open])).json.result.length > 0);
+  assert.deepEqual((await call(served.base, 'eth_getFilterChanges', [open])).json.result, []);
   const blocks = (await call(served.base, 'eth_newBlockFilter')).json.result;
   assert.deepEqual((await call(served.base, 'eth_getFilterChanges', [blocks])).json.result, []);
   assert.equal((await call(served.base, 'eth_uninstallFilter', [blocks])).json.result, true);
@@ -146,4 +176,59 @@ test('hostile requests: each a clear JSON-RPC error, the server answering after 
   assert.equal(get.status, 400);
   assert.equal(await get.text(), '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
   assert.equal((await call(served.base, 'eth_chainId')).json.result, '0x12a');
+});
+
+test('eth_getLogs: the relay 7-day timestamp limit, before the block limit and with one address; rpc.timestampRangeLimit lifts it', async () => {
+  // a block 8 days before the demo's first, far more than 1,000 blocks before the newest
+  const [first] = await database.db.query<{ start: string }>(sql`select min(consensus_start)::text as start from record_file`);
+  const start = BigInt(first!.start) - 8n * 86_400_000_000_000n;
+  await database.db.query(
+    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
+      values ('old.rcd', 0, 0, ${'ef'.repeat(48)}, '', ${start.toString()}, ${(start + 5n).toString()}, 1, 0, 6, '', 1000, 3)`,
+  );
+  const [last] = await database.db.query<{ end: string }>(sql`select consensus_end::text as end from record_file where index = ${logBlock.toString()}`);
+  const seconds = (ns: bigint) => `${ns / 1_000_000_000n}.${(ns % 1_000_000_000n).toString().padStart(9, '0')}`;
+  const message = `The provided fromBlock and toBlock contain timestamps that exceed the maximum allowed duration of 7 days (604800 seconds): fromBlock: 0x3e8 (${seconds(start)}), toBlock: ${hex(logBlock)} (${seconds(BigInt(last!.end))})`;
+  const [address] = await database.db.query<{ a: string }>(
+    sql`select encode(e.evm_address, 'hex') as a from contract_log l join entity e on e.id = l.contract_id where e.evm_address is not null limit 1`,
+  );
+  for (const filter of [{}, { address: `0x${address!.a}` }, { address: [`0x${address!.a}`] }]) {
+    const res = await call(served.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), ...filter }]);
+    assert.equal(res.status, 400, JSON.stringify(filter));
+    assert.deepEqual([res.json.error.code, unprefixed(res.json.error.message)], [-32004, message], JSON.stringify(filter));
+  }
+  // fromBlock after toBlock: the timestamps' difference is negative, -39013
+  const reversed = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(logBlock), toBlock: '0x3e8' }]);
+  assert.equal(reversed.json.error.code, -39013);
+  // without the timestamp limit one address answers the whole range, other filters meet the block limit
+  const lifted = await serveRpc(database.db, { HIERO_MIRROR_REST_RPC_TIMESTAMPRANGELIMIT: '0', HIERO_MIRROR_REST_RPC_PAGESIZE: '2' });
+  try {
+    const one = await call(lifted.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), address: `0x${address!.a}` }]);
+    assert.equal(one.status, 200);
+    assert.ok(one.json.result.length > 2, 'the logs of the contract, in several pages');
+    assert.equal((await call(lifted.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock) }])).json.error.code, -32000);
+  } finally {
+    await lifted.close();
+  }
+});
+
+test('eth_getLogs: deeply nested topics pass the relay validator as their one value; over 7 days its -32004 at once', async () => {
+  const logs = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }])).json.result as any[];
+  const topic = logs[0]!.topics[0] as string;
+  const flat = (await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [topic] }])).json.result;
+  assert.ok(flat.length > 0);
+  assert.deepEqual((await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[topic]]] }])).json.result, flat);
+  assert.deepEqual((await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[[topic]], `0x${'ee'.repeat(32)}`]] }])).json.result, flat);
+  const two = await call(served.base, 'eth_getLogs', [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock), topics: [[[topic, topic]]] }]);
+  assert.equal(two.status, 400);
+  assert.equal(
+    unprefixed(two.json.error.message),
+    `Invalid parameter 'topics' for FilterObject: Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic, value: ${JSON.stringify([[[topic, topic]]])}`,
+  );
+  // the harness's case (#53): one 0X-spelled address, a nested topic, more than 7 days (block 1000 is 8 days older, inserted above)
+  const started = Date.now();
+  const wide = await call(served.base, 'eth_getLogs', [{ fromBlock: '0x3e8', toBlock: hex(logBlock), address: logs[0]!.address.replace(/^0x/, '0X'), topics: [[[topic]]] }]);
+  assert.equal(wide.status, 400);
+  assert.equal(wide.json.error.code, -32004);
+  assert.ok(Date.now() - started < 5000);
 });

@@ -69,6 +69,8 @@ test('topics: null is any, an array is OR, values as the importer stores them (l
   const topics = topicsOf([null, [`0x${'00'.repeat(31)}01`, HASH], null, HASH, HASH]);
   assert.deepEqual([...topics.keys()], ['topic1', 'topic3']);
   assert.deepEqual(topics.get('topic1')!.map((b) => b.toString('hex')), ['01', 'ab'.repeat(32)]);
+  // null inside an OR array: that position matches any value
+  assert.deepEqual([...topicsOf([HASH, [HASH, null]]).keys()], ['topic0']);
 });
 
 test('the log view: the relay key order and hex forms', () => {
