@@ -34,13 +34,17 @@ export async function outcomeChunks(outcome: Outcome, requestId: string): Promis
   })();
 }
 
-async function* single(text: string): AsyncGenerator<string> {
+/** A text as the chunks of an answer. */
+export async function* single(text: string): AsyncGenerator<string> {
   yield text;
 }
 
-/** The whole answer as one text (a WebSocket message). */
-export async function outcomeText(outcome: Outcome, requestId: string): Promise<string> {
-  let text = '';
-  for await (const chunk of await outcomeChunks(outcome, requestId)) text += chunk;
-  return text;
+/** A batch's answers, in request order, as one JSON array written as it is read. */
+export async function* batchChunks(answers: readonly AsyncIterable<string>[]): AsyncGenerator<string> {
+  yield '[';
+  for (let i = 0; i < answers.length; i++) {
+    if (i > 0) yield ',';
+    yield* answers[i]!;
+  }
+  yield ']';
 }

@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerError, outcomeChunks } from './envelope.ts';
+import { answerError, batchChunks, outcomeChunks } from './envelope.ts';
 import { TOO_LARGE, parseJson, readBody } from './body.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { dispatch } from './dispatch.ts';
@@ -66,16 +66,8 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
         return reply.code(status).header('content-type', CONTENT_TYPE).send(Readable.from(chunks, { objectMode: false }));
       }
       if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
-      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));
-      async function* batch() {
-        yield '[';
-        for (let i = 0; i < outcomes.length; i++) {
-          if (i > 0) yield ',';
-          yield* await outcomeChunks(outcomes[i]!, requestId);
-        }
-        yield ']';
-      }
-      return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batch(), { objectMode: false }));
+      const answers = await Promise.all(parsed.map(async (item) => outcomeChunks(await dispatch(item, context, true), requestId)));
+      return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batchChunks(answers), { objectMode: false }));
     });
     // the relay answers any other HTTP method with Invalid Request (a WebSocket upgrade never gets here)
     scope.route({

@@ -3,8 +3,10 @@
  * WebSocket methods (others: Method not found), eth_subscribe / eth_unsubscribe. Hostile clients are
  * bounded: connections per process and per client address (refused on the upgrade), message size
  * (closed 1009), messages answered at once per connection (rpc.ws.maxInFlight: beyond, the
- * connection is not read), subscriptions per connection (-32608) and per process, bytes waiting for
- * a client that does not read (closed 1008), and connections idle past rpc.ws.maxInactivity.
+ * connection is not read), subscriptions per connection (-32608) and per process, answers written as
+ * they are read and only as fast as the client takes them (wsWriter.ts: a client that stops reading
+ * is closed after server.stallTimeout, or at once past rpc.ws.maxBufferedBytes of notifications),
+ * and connections idle past rpc.ws.maxInactivity.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,10 +14,11 @@ import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { parseJson } from './body.ts';
 import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
-import { answerError, outcomeText } from './envelope.ts';
+import { answerError, batchChunks, outcomeChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
+import { wsWriter } from './wsWriter.ts';
 
 /** The methods the relay's WebSocket serves (its WS_CONSTANTS.METHODS); the rest are not found there. */
 const WS_METHODS = new Set(
@@ -55,47 +58,33 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         idle = setTimeout(() => socket.close(1000, 'Connection timeout expired'), ws.maxInactivityMs).unref();
       };
       touch();
-      /** Sends unless the client has more than rpc.ws.maxBufferedBytes waiting: then it is closed. */
-      const send = (text: string): boolean => {
-        if (socket.readyState !== socket.OPEN) return false;
-        if (socket.bufferedAmount > ws.maxBufferedBytes) {
-          socket.close(1008, 'Too slow: the client does not read its messages');
-          socket.terminate();
-          return false;
-        }
-        socket.send(text);
-        return true;
-      };
-      const answerOne = async (item: unknown, inBatch: boolean): Promise<string> => {
+      const writer = wsWriter(socket, ws.maxBufferedBytes, (err) => app.log.error({ err }, 'rpc websocket answer failed'));
+      const send = (text: string): boolean => writer.message(text);
+      const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<string>> => {
         const requestId = `${request.headers['x-request-id'] ?? 'ws'}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
         if (typeof method === 'string' && method !== '' && !WS_METHODS.has(method) && isRequest(item)) {
           const id = requestIdOf(item);
-          return answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId);
+          return single(answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId));
         }
         if ((method === 'eth_subscribe' || method === 'eth_unsubscribe') && isRequest(item)) {
-          return subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send, requestId });
+          return single(await subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send, requestId }));
         }
-        return outcomeText(await dispatch(item, context, inBatch), requestId);
+        return outcomeChunks(await dispatch(item, context, inBatch), requestId);
       };
       const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
         try {
           message = parseJson(data, network.config.rpc.maxJsonDepth);
         } catch {
-          send(JSON.stringify({ code: -32600, message: 'Invalid request' }));
-          return;
+          return writer.answer(single(JSON.stringify({ code: -32600, message: 'Invalid request' })));
         }
-        try {
-          if (!Array.isArray(message)) return void send(await answerOne(message, false));
-          if (message.length > ws.maxBatchSize) {
-            return void send(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`);
-          }
-          const answers = await Promise.all(message.map((item) => answerOne(item, true)));
-          send(`[${answers.join(',')}]`);
-        } catch (err) {
-          app.log.error({ err }, 'rpc websocket message failed');
+        if (!Array.isArray(message)) return writer.answer(await answerOne(message, false));
+        if (message.length > ws.maxBatchSize) {
+          return writer.answer(single(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`));
         }
+        const answers = await Promise.all(message.map((item) => answerOne(item, true)));
+        return writer.answer(batchChunks(answers));
       };
       // at most rpc.ws.maxInFlight messages answered at once; while that many wait, the connection is
       // not read (TCP holds the client back), so a client that sends without end queues nothing here
@@ -104,13 +93,15 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       const pump = () => {
         while (answering < ws.maxInFlight && waiting.length > 0 && socket.readyState === socket.OPEN) {
           answering++;
-          void answerMessage(waiting.shift()!).finally(() => {
-            answering--;
-            if (socket.isPaused && waiting.length < ws.maxInFlight) socket.resume();
-            // the next one after the event loop's I/O: where statements resolve without I/O (the
-            // embedded database), answering one after another would starve every other client
-            setImmediate(pump);
-          });
+          void answerMessage(waiting.shift()!)
+            .catch((err) => app.log.error({ err }, 'rpc websocket message failed'))
+            .finally(() => {
+              answering--;
+              if (socket.isPaused && waiting.length < ws.maxInFlight) socket.resume();
+              // the next one after the event loop's I/O: where statements resolve without I/O (the
+              // embedded database), answering one after another would starve every other client
+              setImmediate(pump);
+            });
         }
       };
       socket.on('message', (data: Buffer) => {
