@@ -12,7 +12,7 @@ export interface Queryable {
 }
 import { entityIdToString } from '../../src/format/entityId.ts';
 import { formatTimestamp } from '../../src/format/timestamp.ts';
-import { random } from '../../test/support/random.ts';
+import { random } from './random.ts';
 
 export interface Block {
   index: string;
@@ -221,7 +221,7 @@ export function buildWorkload(s: Samples, count: number, random: () => number): 
   return { urls, hot, shapes };
 }
 
-/** A seeded PRNG (mulberry32, test/support/random.ts): the same seed gives the same workload and the same request sequence. */
+/** A seeded PRNG (mulberry32, bench/lib/random.ts): the same seed gives the same workload and the same request sequence. */
 export const seededRandom = random;
 
 /**

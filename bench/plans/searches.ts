@@ -6,7 +6,7 @@
  */
 import { entityIdToString } from '../../src/format/entityId.ts';
 import { formatTimestamp } from '../../src/format/timestamp.ts';
-import { random } from '../../test/support/random.ts';
+import { random } from '../lib/random.ts';
 import type { Queryable } from '../lib/workload.ts';
 
 export interface Pools {

@@ -5,7 +5,7 @@
  * --out writes every case that is not identical, with both answers, as JSON. See bench/rpc/README.md.
  */
 import { writeFileSync } from 'node:fs';
-import { random } from '../../test/support/random.ts';
+import { random } from '../lib/random.ts';
 import { loopbackUrl, numberOptions } from '../lib/cli.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 import { type Case, generateCase, KINDS } from './cases.ts';

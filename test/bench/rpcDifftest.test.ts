@@ -6,7 +6,7 @@ import { compareReplies, firstDifference } from '../../bench/rpc/compare.ts';
 import { Picker } from '../../bench/rpc/filters.ts';
 import type { Reply } from '../../bench/rpc/jsonRpc.ts';
 import type { Pool } from '../../bench/rpc/sample.ts';
-import { random } from '../support/random.ts';
+import { random } from '../../bench/lib/random.ts';
 
 const reply = (text: string, status = 200): Reply => {
   let json: unknown;

@@ -11,7 +11,7 @@ import { logJson, logView } from '../../src/contracts/logs/view.ts';
 import { encodeEntityId } from '../../src/format/entityId.ts';
 import { Encoded, toJson } from '../../src/format/json.ts';
 import { listingPage } from '../../src/http/request/listing.ts';
-import { random } from '../support/random.ts';
+import { random } from '../../bench/lib/random.ts';
 
 const rnd = random(20261127);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)]!;

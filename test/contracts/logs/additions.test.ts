@@ -14,7 +14,7 @@ import { formatTimestamp } from '../../../src/format/timestamp.ts';
 import { seedDemo } from '../../../src/demo/seed.ts';
 import { sql } from '../../../src/db/sql.ts';
 import { appOn, testConfig, type TestApp, openTestApp } from '../../support/app.ts';
-import { random } from '../../support/random.ts';
+import { random } from '../../../bench/lib/random.ts';
 
 const API = '/api/v1/contracts';
 const FILTERS = { HIERO_MIRROR_REST_ADDITIONS_FILTERS: 'true' };

@@ -1,6 +1,6 @@
 /** Generated contract logs, record files and entities for the logs endpoint's database tests. */
 import type { Db } from '../../../src/db/db.ts';
-import { random } from '../../support/random.ts';
+import { random } from '../../../bench/lib/random.ts';
 
 export const BASE_TS = 1_700_000_000_000_000_000n;
 /** Consecutive log timestamps are this far apart (ns). */

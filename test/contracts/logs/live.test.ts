@@ -18,7 +18,7 @@ import { seedDemo } from '../../../src/demo/seed.ts';
 import { drainOf } from '../../../src/http/server/plugins/drain.ts';
 import { appOn, testConfig } from '../../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
-import { random } from '../../support/random.ts';
+import { random } from '../../../bench/lib/random.ts';
 import { RawConnection } from '../../support/rawHttp.ts';
 
 const API = '/api/v1/contracts';

@@ -1,6 +1,6 @@
 /** Generated contract results, record files and entities for the results endpoint's database tests. */
 import type { Db } from '../../../src/db/db.ts';
-import { random } from '../../support/random.ts';
+import { random } from '../../../bench/lib/random.ts';
 
 export const BASE_TS = 1_700_000_000_000_000_000n;
 /** Consecutive result timestamps are this far apart (ns). */

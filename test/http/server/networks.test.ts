@@ -13,7 +13,7 @@ import { migrate } from '../../../src/db/migrate.ts';
 import { seedDemo } from '../../../src/demo/seed.ts';
 import { hostLabel, requestHost } from '../../../src/http/request/host.ts';
 import { appOn, testConfig } from '../../support/app.ts';
-import { random } from '../../support/random.ts';
+import { random } from '../../../bench/lib/random.ts';
 
 test('networks.*: YAML-shaped keys and environment variables, each network its own database and cache prefix', () => {
   const config = loadConfig(

@@ -1,4 +1,4 @@
-/** Deterministic pseudo-random numbers in [0, 1) from a seed (mulberry32): the tests' and the bench generators' one source. */
+/** Deterministic pseudo-random numbers in [0, 1) from a seed (mulberry32): the bench generators' and the tests' one source. */
 export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
