@@ -1,6 +1,7 @@
 /**
- * The plan check on real Citus (issue 30): every statement the ten routes send while the conformance
- * specs replay on the v2 layout on a Citus cluster (backend postgres-citus, TEST_CITUS_URL) is
+ * The conformance suite and the plan check on real Citus (issue 30), in one replay: every answer the
+ * ten routes give while the conformance specs replay on the v2 layout on a Citus cluster (backend
+ * postgres-citus, TEST_CITUS_URL) is compared with its spec, and every statement they send is
  * EXPLAINed on the coordinator with its values and classified (citusPlan.ts): local, routed to one
  * shard, fanned out to N shards, or with distributed subplans. It fails on a statement Citus refuses,
  * on distributed subplans, and on a fan-out over every shard of a table unless the statement is one
@@ -41,7 +42,7 @@ function allowedEverywhere(text: string): string | undefined {
 
 const url = citusUrl();
 
-test('plan check on Citus: every statement of the ten routes is routed, or fans out only where it must', {
+test('conformance and plan check on Citus: every spec answered as the reference; every statement routed, or fanned out only where it must', {
   skip: url && SPECS.length > 0 ? false : 'needs TEST_CITUS_URL (a Citus coordinator; .ci/run starts one) and the conformance specs',
   timeout: 1_800_000,
 }, async () => {
@@ -58,7 +59,7 @@ test('plan check on Citus: every statement of the ten routes is routed, or fans 
     const tally = new Map<string, number>();
     const failures: string[] = [];
     let statements = 0;
-    await captureStatements(db, async ({ text, values, spec }) => {
+    const { conformance } = await captureStatements(db, async ({ text, values, spec }) => {
       statements++;
       const shown = `${text.replace(/\s+/g, ' ').slice(0, 500)}\n      values ${JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)).slice(0, 200)} (${spec})`;
       let routing: Routing;
@@ -76,7 +77,10 @@ test('plan check on Citus: every statement of the ten routes is routed, or fans 
       if (routing.kind === 'recursive') failures.push(`${label}\n    in ${shown}`);
       else if (every && allowedEverywhere(text) === undefined) failures.push(`${label} of ${tables.join(', ')}\n    in ${shown}`);
     });
+    process.stdout.write(`# conformance on Citus: ${conformance.passed} passed, ${conformance.failures.length} failed\n`);
     process.stdout.write(`# plan check on Citus: ${statements} statements: ${[...tally].map(([k, n]) => `${n} ${k}`).join('; ')}\n`);
+    assert.deepEqual(conformance.failures, [], `${conformance.failures.length} cases answered otherwise than their spec on Citus`);
+    assert.ok(conformance.passed > 600, `only ${conformance.passed} cases were replayed`);
     assert.ok(statements > 100, `only ${statements} statements were checked`);
     const unique = [...new Set(failures)];
     assert.deepEqual(unique, [], `${unique.length} statements are refused by Citus or fan out where fewer shards would do:\n  ${unique.join('\n  ')}`);

@@ -2,6 +2,8 @@
  * The statements the ten routes send while every conformance spec replays on a database, each once
  * with its values: what the plan checks (test/v2/planCheck.test.ts on the stub, test/citus/ on real
  * Citus) EXPLAIN. Setup and cleanup statements of the loader come through the same Db and are left out.
+ * Each answer is compared with its spec as the conformance suite does (test/conformance/run.ts), so
+ * one replay on real Citus is both the plan check and the conformance suite there.
  */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/db.ts';
 import { Sql } from '../../src/db/sql.ts';
 import { dbLayout, setDbLayout } from '../../src/db/layout.ts';
-import { replaySpec } from '../conformance/replay.ts';
+import { compareResponse } from '../conformance/compare.ts';
+import { SetupFailed, replaySpec } from '../conformance/replay.ts';
 import { findSpecFiles, readSpecFile } from '../conformance/specFile.ts';
 
 const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'conformance');
@@ -25,11 +28,21 @@ export interface CapturedStatement {
 const key = (text: string, values: readonly unknown[]) =>
   `${text}\u0000${JSON.stringify(values, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`;
 
+/** The replay's cases: how many answered as their spec says, and each that did not (or whose setup failed). */
+export interface Conformance {
+  passed: number;
+  failures: string[];
+}
+
 /**
- * Replays every spec on `db` and returns each distinct (statement, values) the routes sent; `each`
- * sees every one right after its spec replayed, while the spec's rows are still in the database.
+ * Replays every spec on `db` and returns each distinct (statement, values) the routes sent, and how
+ * the answers compared with the specs; `each` sees every statement right after its spec replayed,
+ * while the spec's rows are still in the database.
  */
-export async function captureStatements(db: Db, each: (statement: CapturedStatement) => Promise<void> = async () => {}): Promise<CapturedStatement[]> {
+export async function captureStatements(
+  db: Db,
+  each: (statement: CapturedStatement) => Promise<void> = async () => {},
+): Promise<{ statements: CapturedStatement[]; conformance: Conformance }> {
   let captured: Array<{ text: string; values: readonly unknown[] }> = [];
   const capturing: Db = {
     ...db,
@@ -45,25 +58,36 @@ export async function captureStatements(db: Db, each: (statement: CapturedStatem
   if (layout) setDbLayout(capturing, layout);
   const seen = new Set<string>();
   const statements: CapturedStatement[] = [];
+  const conformance: Conformance = { passed: 0, failures: [] };
   for (const root of SPECS) {
     for (const file of findSpecFiles([root])) {
       const spec = readSpecFile(file, statSync(root).isDirectory() ? resolve(root) : dirname(root));
+      const name = file.slice(SHARED.length + 1);
       captured = [];
       try {
-        for await (const replayed of replaySpec(capturing, spec)) void replayed;
-      } catch {
-        continue; // a setup the loader refuses is the conformance suite's failure, not the plan check's
+        for await (const { label, testCase, response } of replaySpec(capturing, spec)) {
+          const problems = compareResponse(
+            { status: response.statusCode, headers: response.headers, body: response.body },
+            { status: testCase.status, body: testCase.body, headers: spec.headers },
+          );
+          if (problems.length === 0) conformance.passed++;
+          else conformance.failures.push(`${name}${label ? ` [${label}]` : ''} GET ${testCase.url}\n  ${problems.join('\n  ')}`);
+        }
+      } catch (err) {
+        if (!(err instanceof SetupFailed)) throw err;
+        conformance.failures.push(`${name}: ${err.message} (${err.cases} cases)`);
+        continue;
       }
       for (const { text, values } of captured) {
         if (/^\s*(insert|delete|do)\b/i.test(text)) continue;
         const k = key(text, values);
         if (seen.has(k)) continue;
         seen.add(k);
-        const statement = { text, values, spec: file.slice(SHARED.length + 1) };
+        const statement = { text, values, spec: name };
         statements.push(statement);
         await each(statement);
       }
     }
   }
-  return statements;
+  return { statements, conformance };
 }
