@@ -34,6 +34,11 @@ export async function outcomeChunks(outcome: Outcome, requestId: string): Promis
   })();
 }
 
+/** An answer's chunks with its first page read only when they are first asked for: a batch's answers read one after another. */
+export async function* deferredChunks(outcome: Outcome, requestId: string): AsyncGenerator<string> {
+  yield* await outcomeChunks(outcome, requestId);
+}
+
 /** A text as the chunks of an answer. */
 export async function* single(text: string): AsyncGenerator<string> {
   yield text;

@@ -7,7 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { answerError, batchChunks, outcomeChunks } from './envelope.ts';
+import { answerError, batchChunks, deferredChunks, outcomeChunks } from './envelope.ts';
 import { TOO_LARGE, parseJson, readBody } from './body.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { dispatch } from './dispatch.ts';
@@ -66,7 +66,8 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
         return reply.code(status).header('content-type', CONTENT_TYPE).send(Readable.from(chunks, { objectMode: false }));
       }
       if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
-      const answers = await Promise.all(parsed.map(async (item) => outcomeChunks(await dispatch(item, context, true), requestId)));
+      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));
+      const answers = outcomes.map((outcome) => deferredChunks(outcome, requestId));
       return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batchChunks(answers), { objectMode: false }));
     });
     // the relay answers any other HTTP method with Invalid Request (a WebSocket upgrade never gets here)

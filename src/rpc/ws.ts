@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { parseJson } from './body.ts';
 import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
-import { answerError, batchChunks, outcomeChunks, single } from './envelope.ts';
+import { answerError, batchChunks, deferredChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
@@ -59,7 +59,6 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       };
       touch();
       const writer = wsWriter(socket, ws.maxBufferedBytes, (err) => app.log.error({ err }, 'rpc websocket answer failed'));
-      const send = (text: string): boolean => writer.message(text);
       const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<string>> => {
         const requestId = `${request.headers['x-request-id'] ?? 'ws'}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
@@ -68,9 +67,9 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
           return single(answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId));
         }
         if ((method === 'eth_subscribe' || method === 'eth_unsubscribe') && isRequest(item)) {
-          return single(await subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send, requestId }));
+          return single(await subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send: writer.message, requestId }));
         }
-        return outcomeChunks(await dispatch(item, context, inBatch), requestId);
+        return deferredChunks(await dispatch(item, context, inBatch), requestId);
       };
       const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
