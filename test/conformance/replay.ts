@@ -141,6 +141,14 @@ export async function* replaySpec(
   }
 }
 
+/** How an answer differs from its case (none: it passed). */
+export function caseProblems(response: LightMyRequestResponse, testCase: SpecCase, spec: SpecFile): string[] {
+  return compareResponse(
+    { status: response.statusCode, headers: response.headers, body: response.body },
+    { status: testCase.status, body: testCase.body, headers: spec.headers },
+  );
+}
+
 /** Runs `file` (its headers looked up from its folder up to `root`), adding to `tally` and printing each failure. */
 export async function runFile(db: Db, file: string, root: string, tally: Tally, reads?: ReplicaReads): Promise<void> {
   const spec = readSpecFile(file, root);
@@ -152,11 +160,7 @@ export async function runFile(db: Db, file: string, root: string, tally: Tally, 
       process.stdout.write(`FAIL ${name}${label ? ` [${label}]` : ''}: response cache\n  ${problems.join('\n  ')}\n`);
     };
     for await (const { label, testCase, response, cacheProblems } of replaySpec(db, spec, cacheRedisUrl(), onRunEnd, reads)) {
-      const problems = compareResponse(
-        { status: response.statusCode, headers: response.headers, body: response.body },
-        { status: testCase.status, body: testCase.body, headers: spec.headers },
-      );
-      problems.push(...cacheProblems);
+      const problems = [...caseProblems(response, testCase, spec), ...cacheProblems];
       if (problems.length === 0) {
         tally.passed++;
       } else {

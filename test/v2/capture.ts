@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../../src/db/db.ts';
 import { Sql } from '../../src/db/sql.ts';
 import { dbLayout, setDbLayout } from '../../src/db/layout.ts';
-import { compareResponse } from '../conformance/compare.ts';
-import { SetupFailed, replaySpec } from '../conformance/replay.ts';
+import { SetupFailed, caseProblems, replaySpec } from '../conformance/replay.ts';
 import { findSpecFiles, readSpecFile } from '../conformance/specFile.ts';
 
 const SHARED = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'conformance');
@@ -66,10 +65,7 @@ export async function captureStatements(
       captured = [];
       try {
         for await (const { label, testCase, response } of replaySpec(capturing, spec)) {
-          const problems = compareResponse(
-            { status: response.statusCode, headers: response.headers, body: response.body },
-            { status: testCase.status, body: testCase.body, headers: spec.headers },
-          );
+          const problems = caseProblems(response, testCase, spec);
           if (problems.length === 0) conformance.passed++;
           else conformance.failures.push(`${name}${label ? ` [${label}]` : ''} GET ${testCase.url}\n  ${problems.join('\n  ')}`);
         }
