@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import type { Db } from '../../src/db/db.ts';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, serveRpc } from './support.ts';
+import { type Served, countingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
@@ -18,13 +17,7 @@ let statements: string[] = [];
 before(async () => {
   database = await openTestDatabase('embedded');
   await seedDemo(database.db, { scale: 0.1 });
-  const counting: Db = {
-    ...database.db,
-    query: (async (statement: unknown, values?: readonly unknown[]) => {
-      statements.push(typeof statement === 'string' ? statement : (statement as { compile(): { text: string } }).compile().text);
-      return (database.db.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
-    }) as Db['query'],
-  };
+  const counting = countingDb(database.db, (text) => statements.push(text));
   served = await serveRpc(counting, { HIERO_MIRROR_REST_LIVE_TICKMS: '50', HIERO_MIRROR_REST_RPC_WS_MAXSUBSCRIPTIONSPERCONNECTION: '1000' });
 });
 after(async () => {

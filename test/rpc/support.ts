@@ -10,6 +10,17 @@ export interface Served {
   close(): Promise<void>;
 }
 
+/** `db`, with each statement's text told to `seen` before it runs (statements counted by a test). */
+export function countingDb(db: Db, seen: (text: string) => void): Db {
+  return {
+    ...db,
+    query: ((statement: { compile(): { text: string } } | string, values?: readonly unknown[]) => {
+      seen(typeof statement === 'string' ? statement : statement.compile().text);
+      return (db.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
+    }) as Db['query'],
+  };
+}
+
 /** An app on `db` on a free port (live ticks every 50 ms). */
 export async function serveRpc(db: Db, env: Record<string, string> = {}): Promise<Served> {
   const app = appOn(db, { config: testConfig({ HIERO_MIRROR_REST_LIVE_TICKMS: '50', ...env }) });

@@ -8,12 +8,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import type { Db } from '../../src/db/db.ts';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { rawWebSocket, textFrame } from './rawWebSocket.ts';
-import { type Served, call, serveRpc } from './support.ts';
+import { type Served, call, countingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
@@ -62,14 +61,9 @@ test('one client address beyond rpc.ws.maxConnectionsPerClient: refused 429 on t
 
 test('a client that asks for large answers and never reads: pages read only as it takes them, closed after server.stallTimeout, others answered', async () => {
   let pages = 0;
-  const counting: Db = {
-    ...database.db,
-    query: ((statement: { compile?: () => { text: string } } | string, values?: readonly unknown[]) => {
-      const text = typeof statement === 'string' ? statement : statement.compile!().text;
-      if (/from contract_log/.test(text)) pages++;
-      return (database.db.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
-    }) as Db['query'],
-  };
+  const counting = countingDb(database.db, (text) => {
+    if (/from contract_log/.test(text)) pages++;
+  });
   // pages of 10 logs: the demo's whole range (about 1,200 logs, 0.8 MB) is some 120 pages an answer
   const hostile = await serveRpc(counting, {
     HIERO_MIRROR_REST_SERVER_STALLTIMEOUT: '1500',
