@@ -22,7 +22,7 @@ import type { LogRow, RecordFileRow } from '../rows.ts';
 import { type LogView, logView } from '../view.ts';
 
 /** Record files per tick at most: a feed that fell behind catches up a bounded step at a time. */
-const FILES_PER_TICK = 100;
+export const FILES_PER_TICK = 100;
 
 /** One log as the subscribers see it: its position, its contract and topics (for matching), its item. */
 export interface LiveLog {
