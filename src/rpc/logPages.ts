@@ -4,6 +4,14 @@
  * whatever the range. The statement is the logs listings' own (src/contracts/logs/query.ts, findLogs)
  * with the (timestamp, index) boxes after the last log written.
  *
+ * Each statement reads one window of consensus time at most, so that no statement scans without
+ * bound, whatever the range (rpc.timestampRangeLimit lifted) and however rare the logs in it (a rare
+ * topic of a dense contract), and none runs into db.pool.statementTimeout: a window a statement has
+ * read to its end is done, and the next one starts after it. The first window is a day; the next
+ * twice as long after a statement under 250 ms, a quarter as long (down to a second) after one over a
+ * quarter of the statement timeout. A range of a day or less is one window: the width only matters
+ * for longer searches.
+ *
  * The relay's order, oldest first: it asks the mirror node with order=asc. Without addresses the
  * network-wide listing's (timestamp, then index ascending); with addresses it concatenates the
  * per-address listings (each oldest first) and sorts them by timestamp with V8's stable sort (its
@@ -27,6 +35,16 @@ interface Cursor {
 }
 
 const between = (from: bigint, to: bigint): Range<bigint> => narrow(narrow(emptyRange<bigint>(), 'gte', from, INT64), 'lte', to, INT64);
+
+const FIRST_WINDOW_NS = 86_400_000_000_000n;
+const MIN_WINDOW_NS = 1_000_000_000n;
+
+/** The next window's width after a statement of `ms` milliseconds (the statement timeout `timeoutMs`). */
+export function nextWidth(width: bigint, ms: number, timeoutMs: number): bigint {
+  if (ms < 250) return width * 2n;
+  if (ms > timeoutMs / 4) return width / 4n > MIN_WINDOW_NS ? width / 4n : MIN_WINDOW_NS;
+  return width;
+}
 
 /** The boxes of the range after `cursor`, oldest first (all of it without one). */
 export function boxesAfter(search: Pick<LogSearch, 'from' | 'to'>, cursor: Cursor | undefined): Box[] {
@@ -62,10 +80,15 @@ function json(rows: readonly LogRow[], progress: PagesProgress | undefined): str
 export async function* logPages(db: Db, config: Config, search: LogSearch, progress?: PagesProgress): AsyncGenerator<string> {
   const limit = config.rpc.pageSize;
   let cursor: Cursor | undefined;
+  // the window: from `start` (everything before it is read) to `end`
+  let width = FIRST_WINDOW_NS;
+  let start = search.from;
+  let end = search.to - start >= width ? start + width - 1n : search.to;
   // with addresses, the logs of the last timestamp read wait for the next page (the order within a timestamp is the relay's)
   let held: LogRow[] = [];
   for (;;) {
-    const boxes = boxesAfter(search, cursor);
+    const boxes = boxesAfter({ from: start, to: end }, cursor);
+    const began = performance.now();
     const rows =
       boxes.length === 0
         ? []
@@ -78,14 +101,17 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
             limit,
             closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
           });
+    width = nextWidth(width, performance.now() - began, config.db.pool.statementTimeout);
     const last = rows[rows.length - 1];
     if (last !== undefined) cursor = { timestamp: BigInt(last.consensus_timestamp), index: last.index };
-    const done = rows.length < limit;
+    // a short page: the window is read to its end, and every log of its last timestamp with it
+    const windowDone = rows.length < limit;
+    const done = windowDone && end >= search.to;
     if (search.addressOrder === undefined) {
       if (rows.length > 0) yield json(rows, progress);
     } else {
       const all = [...held, ...rows];
-      const cut = done ? all.length : all.findIndex((row) => row.consensus_timestamp === last!.consensus_timestamp);
+      const cut = windowDone ? all.length : all.findIndex((row) => row.consensus_timestamp === last!.consensus_timestamp);
       held = all.slice(cut);
       const ready = all.slice(0, cut);
       const groups: LogRow[] = [];
@@ -99,5 +125,12 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
       if (groups.length > 0) yield json(groups, progress);
     }
     if (done) return;
+    if (windowDone) {
+      start = end + 1n;
+      cursor = undefined;
+    }
+    // the window ends `width` after where the next statement starts
+    const from = cursor?.timestamp ?? start;
+    end = search.to - from >= width ? from + width - 1n : search.to;
   }
 }
