@@ -62,7 +62,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<string>> => {
         const requestId = `${request.headers['x-request-id'] ?? 'ws'}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
-        if (typeof method === 'string' && method !== '' && !WS_METHODS.has(method) && isRequest(item)) {
+        if (typeof method === 'string' && !WS_METHODS.has(method) && isRequest(item)) {
           const id = requestIdOf(item);
           return single(answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId));
         }

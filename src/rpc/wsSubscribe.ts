@@ -59,7 +59,7 @@ export async function subscribeRequest(request: { id: RpcId; method: string; par
   }
 }
 
-async function subscribe(event: unknown, filters: unknown, { context, connection, counter, send }: SubscribeContext): Promise<string> {
+async function subscribe(event: unknown, filters: unknown, { context, connection, counter, send, requestId }: SubscribeContext): Promise<string> {
   const { db, config } = context;
   if (event !== 'logs' && event !== 'newHeads') throw rpcErrors.unsupportedMethod();
   let tag: string;
@@ -74,7 +74,11 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
       contracts = new Set();
       for (const address of Array.isArray(filter.address) ? filter.address.flat() : [filter.address]) {
         const ids = await resolveContracts(db, [contractListingRef(parseContractPath(address.toLowerCase()), config)]);
-        if (ids.length === 0) throw rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
+        if (ids.length === 0) {
+          // the ws-server prefixes this one with its request id twice (it passes the id already formatted)
+          const error = rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
+          throw new RpcError(error.code, `[Request ID: [Request ID: ${requestId}]] ${error.message}`, 'relay');
+        }
         for (const id of ids) contracts.add(id.toString());
       }
     }
