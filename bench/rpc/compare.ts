@@ -23,6 +23,24 @@ export function maskFilterId(json: unknown): unknown {
   return { ...o, result: m ? `<id 0x+${m[1]!.length}hex>` : `<id ${o.result.length} chars, not lower-case hex>` };
 }
 
+const REQUEST_ID = /\[Request ID: (?:\[Request ID: [^\]]*\]|[^\]]*)\]/g;
+
+/**
+ * A reply with every `[Request ID: ...]` of its text as `[Request ID: <id>]`: over a WebSocket the
+ * relay's ws-server names each message with an id of its own, which no header sets.
+ */
+export function maskRequestIds(reply: Reply): Reply {
+  if (!REQUEST_ID.test(reply.text)) return reply;
+  const text = reply.text.replace(REQUEST_ID, '[Request ID: <id>]');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { ...reply, text, json };
+}
+
 /** The same values with the keys of every object sorted. */
 function sortedKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortedKeys);

@@ -2,24 +2,28 @@
  * Differential test of two JSON-RPC endpoints on the same mirror node database (the relay in front of
  * the reference, and this service's /rpc): random calls from a seed, each sent to both, the answers
  * compared as JSON (filter ids by their shape). Prints a summary per kind and every difference;
- * --out writes every case that is not identical, with both answers, as JSON. See bench/rpc/README.md.
+ * --out writes every case that is not identical, with both answers, as JSON. With ws:// endpoints
+ * (the relay's ws-server, this service's WebSocket) each case runs on a connection of its own per
+ * side (wsJsonRpc.ts), and eth_subscribe cases join the mix (subscribeCases.ts). See bench/rpc/README.md.
  */
 import { writeFileSync } from 'node:fs';
 import { random } from '../lib/random.ts';
 import { loopbackUrl, numberOptions } from '../lib/cli.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 import { type Case, generateCase, KINDS } from './cases.ts';
-import { compareReplies, type StepResult } from './compare.ts';
+import { compareReplies, maskRequestIds, type StepResult } from './compare.ts';
 import { Picker } from './filters.ts';
 import { post, type Reply } from './jsonRpc.ts';
+import { SUBSCRIBE_KIND, subscribeCase } from './subscribeCases.ts';
+import { openSide } from './wsJsonRpc.ts';
 import { samplePool } from './sample.ts';
 
-const USAGE = `  --a URL              endpoint A (e.g. the relay: http://127.0.0.1:7546)
-  --b URL              endpoint B (e.g. this service: http://127.0.0.1:5642/rpc)
+const USAGE = `  --a URL              endpoint A (e.g. the relay: http://127.0.0.1:7546, its ws-server: ws://127.0.0.1:8546)
+  --b URL              endpoint B (e.g. this service: http://127.0.0.1:5642/rpc or ws://127.0.0.1:5642/rpc)
   --psql CMD           psql command line for the mirror node database (values are sampled from it)
   --seed S             generator seed (default 1): the same seed on the same data gives the same calls
   --n N                number of cases (default 300)
-  --only LIST          kinds, comma-separated: ${KINDS.join(', ')}
+  --only LIST          kinds, comma-separated: ${KINDS.join(', ')}, and with ws:// ${SUBSCRIBE_KIND}
   --timeout MS         per request (default 40000; the relay gives up on the mirror node after 30 s)
   --concurrency C      cases in flight (default 2)
   --out FILE           every case that is not identical, with both answers, and the summary, as JSON
@@ -34,10 +38,15 @@ function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
   if (!values.a || !values.b || !values.psql) return fail('--a, --b and --psql are required');
   const num = numberOptions(fail);
   const only = values.only?.split(',').map((k) => k.trim());
-  for (const k of only ?? []) if (!(KINDS as readonly string[]).includes(k)) fail(`--only: unknown kind ${k}`);
+  const a = loopbackUrl(fail, 'a', values.a, 'http', undefined, 'ws');
+  const b = loopbackUrl(fail, 'b', values.b, 'http', undefined, 'ws');
+  const ws = a.protocol === 'ws:';
+  if (ws !== (b.protocol === 'ws:')) fail('--a and --b must both be http:// or both ws://');
+  for (const k of only ?? []) if (![...KINDS, ...(ws ? [SUBSCRIBE_KIND] : [])].includes(k)) fail(`--only: unknown kind ${k}`);
   return {
-    a: loopbackUrl(fail, 'a', values.a, 'http').href,
-    b: loopbackUrl(fail, 'b', values.b, 'http').href,
+    a: a.href,
+    b: b.href,
+    ws,
     psql: values.psql,
     seed: num.integerAtLeast('seed', values.seed, 1, 0),
     n: num.positiveInteger('n', values.n, 300),
@@ -55,8 +64,24 @@ interface Outcome {
   steps: { request: unknown; a: Reply; b: Reply; result: StepResult }[];
 }
 
+/** Sends one step's body to one side: a POST, or a message on the case's WebSocket. */
+type Send = (body: unknown, requestId: string) => Promise<Reply>;
+
 /** Runs a case's steps in turn, each to A and B at once, every later step built from its own side's replies. */
-async function runCase(c: Case, index: number, a: string, b: string, timeout: number): Promise<Outcome> {
+async function runCase(c: Case, index: number, a: string, b: string, timeout: number, ws: boolean): Promise<Outcome> {
+  if (!ws) return runSteps(c, index, (body, id) => post(a, body, timeout, id), (body, id) => post(b, body, timeout, id));
+  const requestId = `rpcdiff-${index}`;
+  const [sideA, sideB] = await Promise.all([openSide(a, requestId), openSide(b, requestId)]);
+  try {
+    // the ws-server's request ids are its own: compared as <id>
+    return await runSteps(c, index, async (body) => maskRequestIds(await sideA.send(body, timeout)), async (body) => maskRequestIds(await sideB.send(body, timeout)));
+  } finally {
+    sideA.close();
+    sideB.close();
+  }
+}
+
+async function runSteps(c: Case, index: number, sendA: Send, sendB: Send): Promise<Outcome> {
   const repliesA: Reply[] = [];
   const repliesB: Reply[] = [];
   const steps: Outcome['steps'] = [];
@@ -64,7 +89,7 @@ async function runCase(c: Case, index: number, a: string, b: string, timeout: nu
     const bodyA = step.body(repliesA);
     const bodyB = step.body(repliesB);
     const requestId = `rpcdiff-${index}-${i}`;
-    const [ra, rb] = await Promise.all([post(a, bodyA, timeout, requestId), post(b, bodyB, timeout, requestId)]);
+    const [ra, rb] = await Promise.all([sendA(bodyA, requestId), sendB(bodyB, requestId)]);
     repliesA.push(ra);
     repliesB.push(rb);
     steps.push({ request: bodyA, a: ra, b: rb, result: compareReplies(ra, rb, step.filterId === true) });
@@ -105,7 +130,8 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const picker = new Picker(random(o.seed), pool);
   const cases: Case[] = [];
   for (let i = 1; cases.length < o.n; i++) {
-    const c = generateCase(picker, i);
+    // over WebSockets one case in five subscribes
+    const c = o.ws && picker.chance(0.2) ? subscribeCase(picker, i) : generateCase(picker, i);
     if (!o.only || o.only.includes(c.kind)) cases.push(c);
   }
   const outcomes: Outcome[] = [];
@@ -113,7 +139,7 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const worker = async () => {
     while (next < cases.length) {
       const i = next++;
-      outcomes.push(await runCase(cases[i]!, i + 1, o.a, o.b, o.timeout));
+      outcomes.push(await runCase(cases[i]!, i + 1, o.a, o.b, o.timeout, o.ws));
       if (outcomes.length % 25 === 0) process.stderr.write(`${outcomes.length}/${cases.length} cases, ${outcomes.filter((x) => !identical(x)).length} not identical\n`);
     }
   };
