@@ -97,6 +97,7 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
             ...(search.contractIds ? { contractIds: search.contractIds } : {}),
             boxes,
             topics: search.topics,
+            bloom: false,
             order: 'asc',
             limit,
             closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,

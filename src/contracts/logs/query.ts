@@ -22,6 +22,8 @@ export interface LogQuery {
   boxes: readonly Box[];
   /** Values of each topic filter (OR within a key, AND across keys). */
   topics: ReadonlyMap<TopicKey, readonly Buffer[]>;
+  /** false: each row's bloom is null, not read (the JSON-RPC log has none); default true. */
+  bloom?: boolean;
   order: Order;
   limit: number;
   /** query.maxRecordFileCloseInterval: how far after the page's last log its record file may end. */
@@ -32,6 +34,10 @@ export interface LogQuery {
 
 const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
     cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index`;
+/** The same without the bloom (256 bytes a log, as 514 characters of text twice): for readers that show none. */
+const COLUMNS_WITHOUT_BLOOM = sql`null::bytea as bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
+    cl.topic0, cl.topic1, cl.topic2, cl.topic3, cl.transaction_hash, cl.transaction_index`;
+const columnsOf = (query: Pick<LogQuery, 'bloom'>): Sql => (query.bloom === false ? COLUMNS_WITHOUT_BLOOM : COLUMNS);
 
 const TOPIC_COLUMNS: Record<TopicKey, Sql> = { topic0: sql`cl.topic0`, topic1: sql`cl.topic1`, topic2: sql`cl.topic2`, topic3: sql`cl.topic3` };
 
@@ -94,7 +100,7 @@ function pageSql(query: LogQuery, where: Sql): Sql {
     perContract
       ? sql`(select x.* from unnest(${ids.map(String)}::bigint[]) as c(id)
     cross join lateral (
-      select ${COLUMNS}
+      select ${columnsOf(query)}
       from contract_log cl
       where cl.contract_id = c.id and ${conditions}
       order by cl.consensus_timestamp ${dir}
@@ -102,14 +108,14 @@ function pageSql(query: LogQuery, where: Sql): Sql {
     ) x
     order by x.consensus_timestamp ${dir}
     limit ${query.limit})`
-      : sql`(select ${COLUMNS}
+      : sql`(select ${columnsOf(query)}
     from contract_log cl
     where ${conditions}
     order by cl.consensus_timestamp ${dir}
     limit ${query.limit})`;
   if (query.boxes.length < 2 || allSingle(query.boxes)) {
     if (perContract) return scan(logConditions(query, true));
-    return sql`select ${COLUMNS}
+    return sql`select ${columnsOf(query)}
   from contract_log cl
   where ${where}
   order by cl.consensus_timestamp ${dir}
@@ -178,7 +184,7 @@ export function logsSql(query: LogQuery, citus = false): Sql {
   // partitions; docs/scaling.md). Blocks, and for every contract the addresses, follow in statements
   // of their own.
   if (citus) {
-    return sql`select ${COLUMNS}, ${query.contractId !== 0n ? contractAddress : sql`null::bytea`} as evm_address
+    return sql`select ${columnsOf(query)}, ${query.contractId !== 0n ? contractAddress : sql`null::bytea`} as evm_address
 from contract_log cl
 where ${where}
 order by cl.consensus_timestamp ${dir}, cl.index ${dir}
@@ -195,7 +201,7 @@ limit ${query.limit}`;
 ), logs as (
   select * from page where consensus_timestamp ${beyond} (select ts from edge)
   union all
-  select ${COLUMNS}
+  select ${columnsOf(query)}
   from contract_log cl
   where ${where} and cl.consensus_timestamp = (select ts from edge)
   order by consensus_timestamp ${dir}, index ${dir}
