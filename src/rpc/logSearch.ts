@@ -55,20 +55,32 @@ export interface RangeLimits {
   timestampRangeLimit: number;
 }
 
+/** A read's value, or its error thrown. */
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
+}
+
 /** The consensus range of a filter, or undefined when a block it names does not exist (no logs). */
 export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: RangeLimits): Promise<{ from: bigint; to: bigint } | undefined> {
   if (filter.blockHash) {
     const block = await blockByHash(db, filter.blockHash.slice(2));
     return block && { from: block.start, to: block.end };
   }
-  let toBlock = filter.toBlock;
-  if (isLatest(toBlock)) toBlock = 'latest';
-  else if (Number(toBlock) !== Number(await latestNumber(db)) && !filter.fromBlock) throw rpcErrors.missingFromBlock();
+  const toBlock = isLatest(filter.toBlock) ? 'latest' : filter.toBlock!;
   const fromBlock = isLatest(filter.fromBlock) ? 'latest' : filter.fromBlock!;
-  const first = await blockAt(db, fromBlock);
+  // the reads of the relay's checks go out together (one round trip with db.pool.batchStatements) and
+  // are looked at in its order: the newest block (for a numbered toBlock), the first block, the last
+  const [latest, firstRead, lastRead] = await Promise.allSettled([
+    toBlock === 'latest' ? undefined : latestNumber(db),
+    blockAt(db, fromBlock),
+    fromBlock === toBlock ? undefined : blockAt(db, toBlock),
+  ]);
+  if (toBlock !== 'latest' && Number(toBlock) !== Number(settled(latest)) && !filter.fromBlock) throw rpcErrors.missingFromBlock();
+  const first = settled(firstRead);
   if (first === undefined) return undefined;
   if (fromBlock === toBlock) return { from: first.start, to: first.end };
-  const last = await blockAt(db, toBlock!);
+  const last = settled(lastRead);
   if (last === undefined) return undefined;
   // the relay subtracts the /blocks timestamps as numbers of seconds, before it compares the blocks
   const [fromTimestamp, toTimestamp] = [blockTimestamp(first.start), blockTimestamp(last.end)];
@@ -93,24 +105,33 @@ export function topicsOf(topics: LogFilterParams['topics']): Map<TopicKey, Buffe
   return topicValues(filters);
 }
 
+/** The contract ids of the filter's addresses, each with its place among them (undefined: no address filter). */
+async function contractsOf(db: Db, config: Config, address: LogFilterParams['address']): Promise<{ ids: bigint[]; order: Map<string, number> } | undefined> {
+  if (address === undefined) return undefined;
+  const addresses = (Array.isArray(address) ? address.flat() : [address]).filter((a) => !ZERO_ADDRESS.test(a));
+  // every address's look-up goes out at once; their ids are taken in the addresses' order
+  const resolved = await Promise.all(addresses.map((a) => resolveContracts(db, [contractListingRef(parseContractPath(a.toLowerCase()), config)])));
+  const ids: bigint[] = [];
+  const order = new Map<string, number>();
+  for (const id of resolved.flat()) {
+    if (!order.has(id.toString())) order.set(id.toString(), order.size);
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return { ids, order };
+}
+
 /** The filter as a search, or undefined when it matches no log whatever the database holds. */
 export async function logSearchOf(db: Db, config: Config, filter: LogFilterParams): Promise<LogSearch | undefined> {
-  const range = await consensusRangeOf(db, filter, config.rpc);
+  // the blocks and the addresses are read together; the range's errors come first, as the relay's
+  const [rangeRead, contractsRead] = await Promise.allSettled([consensusRangeOf(db, filter, config.rpc), contractsOf(db, config, filter.address)]);
+  const range = settled(rangeRead);
   if (range === undefined) return undefined;
   const search: LogSearch = { ...range, topics: topicsOf(filter.topics) };
-  if (filter.address !== undefined) {
-    const addresses = (Array.isArray(filter.address) ? filter.address.flat() : [filter.address]).filter((a) => !ZERO_ADDRESS.test(a));
-    const ids: bigint[] = [];
-    const order = new Map<string, number>();
-    for (const address of addresses) {
-      for (const id of await resolveContracts(db, [contractListingRef(parseContractPath(address.toLowerCase()), config)])) {
-        if (!order.has(id.toString())) order.set(id.toString(), order.size);
-        if (!ids.includes(id)) ids.push(id);
-      }
-    }
-    if (ids.length === 0) return undefined;
-    search.contractIds = ids;
-    search.addressOrder = order;
+  const contracts = settled(contractsRead);
+  if (contracts !== undefined) {
+    if (contracts.ids.length === 0) return undefined;
+    search.contractIds = contracts.ids;
+    search.addressOrder = contracts.order;
   }
   return search;
 }
