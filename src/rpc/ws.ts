@@ -7,15 +7,31 @@
  * they are read and only as fast as the client takes them (wsWriter.ts: a client that stops reading
  * is closed after server.stallTimeout, or at once past rpc.ws.maxBufferedBytes of notifications),
  * and connections idle past rpc.ws.maxInactivity.
+ *
+ * On the upgrade: a Host missing (RFC 6455 asks for one) or no `hostname[:port]` is refused 400
+ * (as every HTTP request is: server/hostCheck.ts), one naming no network served here 404. A
+ * client's address is the peer's, or with server.trustProxy the first X-Forwarded-For value
+ * (Fastify's request.ip, as the stream limits count it). A connection is counted (per process, per
+ * client) only once its handshake succeeds, so that handshakes ws refuses (a bad Sec-WebSocket-Key
+ * or -Version: 400) leave nothing counted; and it leaves server.maxConnections' count
+ * (connectionCap.ts), as event streams do: it has rpc.ws.maxConnections of its own, and must not
+ * take the places of requests for pages. The client's x-request-id prefixes the request ids only
+ * when it is a short token (as over HTTP: accessLog.ts); else a new UUID does.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { hostMessage } from '../http/server/hostCheck.ts';
+import { releaseConnection } from '../http/server/load/connectionCap.ts';
+import { tookBytes } from '../http/server/load/stallWatch.ts';
+import { requestId as requestIdFrom } from '../http/server/plugins/accessLog.ts';
 import { parseJson } from './body.ts';
 import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
 import { answerError, batchChunks, deferredChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
+import { NOT_IN_BATCH } from './methods.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
 import { wsWriter } from './wsWriter.ts';
@@ -31,6 +47,13 @@ function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
 }
 
+/** The client's address: with server.trustProxy the first X-Forwarded-For value (as Fastify's request.ip), else the peer's. */
+function clientOf(request: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
+  const first = typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : '';
+  return first !== '' ? first : (request.socket.remoteAddress ?? '');
+}
+
 export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(...networks.all.map((n) => n.config.rpc.maxBodyBytes), 1024) });
   const perClient = new Map<string, number>();
@@ -39,15 +62,19 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
   const counter = { get: () => subscriptions, add: (n: number) => (subscriptions += n) };
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0]!.replace(/\/$/, '');
+    if (!request.headers.host || hostMessage(request) !== undefined) return refuse(socket, 400, 'Bad Request');
     const network = networks.of(request);
     if (path.toLowerCase() !== '/rpc' || network === undefined) return refuse(socket, 404, 'Not Found');
     const { ws } = network.config.rpc;
-    const client = request.socket.remoteAddress ?? '';
+    const client = clientOf(request, network.config.server.trustProxy);
     if (ws.maxConnections > 0 && open >= ws.maxConnections) return refuse(socket, 503, 'Service Unavailable');
     if (ws.maxConnectionsPerClient > 0 && (perClient.get(client) ?? 0) >= ws.maxConnectionsPerClient) return refuse(socket, 429, 'Too Many Requests');
-    open++;
-    perClient.set(client, (perClient.get(client) ?? 0) + 1);
+    // (the callback runs at once, in this turn, when the handshake succeeds: nothing is admitted between the checks and the count)
     wss.handleUpgrade(request, socket, head, (socket) => {
+      open++;
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      releaseConnection(request.socket as Socket);
+      const requestIdPrefix = requestIdFrom(request.headers['x-request-id']);
       const connection: Connection = { socket, subscriptions: new Map() };
       const context = networks.context(network);
       let requests = 0;
@@ -58,10 +85,19 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         idle = setTimeout(() => socket.close(1000, 'Connection timeout expired'), ws.maxInactivityMs).unref();
       };
       touch();
-      const writer = wsWriter(socket, ws.maxBufferedBytes, (err) => app.log.error({ err }, 'rpc websocket answer failed'));
+      const writer = wsWriter(
+        socket,
+        ws.maxBufferedBytes,
+        (err) => app.log.error({ err }, 'rpc websocket answer failed'),
+        () => tookBytes(request.socket as Socket),
+      );
       const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<string>> => {
-        const requestId = `${request.headers['x-request-id'] ?? 'ws'}-${++requests}`;
+        const requestId = `${requestIdPrefix}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
+        // in a batch the ws-server refuses these before any other check of the item (its id as given)
+        if (inBatch && typeof method === 'string' && NOT_IN_BATCH.has(method) && 'id' in (item as object)) {
+          return single(answerError(requestIdOf(item), rpcErrors.notInBatch(method), requestId));
+        }
         if (typeof method === 'string' && !WS_METHODS.has(method) && isRequest(item)) {
           const id = requestIdOf(item);
           return single(answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId));

@@ -1,12 +1,17 @@
 /**
  * eth_subscribe and eth_unsubscribe on a WebSocket, as the relay's ws-server answers them: `logs`
- * with an optional address (one or several; each an existing contract) and topics, `newHeads`;
- * any other event is an unsupported method. The same subscription asked again on a connection gets
- * its id again. Ids are 16 random bytes as 0x-hex.
+ * with an optional address (one or several; each an existing contract, or by id a token) and
+ * topics, `newHeads`; any other event is an unsupported method. The same subscription asked again on a connection gets
+ * its id again. Ids are 16 random bytes as 0x-hex; eth_unsubscribe without one ends every
+ * subscription of the connection. A subscription made once its connection is no
+ * longer open (the client went while the database answered) is stopped at once and never counted:
+ * the connection's close has already counted out those it had.
  */
 import type { RpcSettings } from '../config/rpc.ts';
 import { contractListingRef, parseContractPath } from '../http/request/contract.ts';
 import { resolveContracts } from '../contracts/common/resolve.ts';
+import type { Db } from '../db/db.ts';
+import { sql } from '../db/sql.ts';
 import type { RpcId } from './dispatch.ts';
 import { asRpcError } from './dispatch.ts';
 import { answerError } from './envelope.ts';
@@ -40,12 +45,19 @@ export async function subscribeRequest(request: { id: RpcId; method: string; par
   const { connection, counter, ws, requestId } = sub;
   const params = Array.isArray(request.params) ? request.params : [];
   if (request.method === 'eth_unsubscribe') {
-    const subscription = connection.subscriptions.get(String(params[0]));
-    if (subscription === undefined) return result(request.id, false);
-    subscription.stop();
-    connection.subscriptions.delete(subscription.id);
-    counter.add(-1);
-    return result(request.id, true);
+    // as the ws-server: the id is `(params || [])[0]`; without one (any falsy value) every subscription
+    // of the connection ends, and an id that is no string matches none
+    const subId: unknown = request.params ? (Object(request.params) as Record<number, unknown>)[0] : undefined;
+    const ending = !subId ? [...connection.subscriptions.values()] : typeof subId === 'string' ? [connection.subscriptions.get(subId)] : [];
+    let ended = 0;
+    for (const subscription of ending) {
+      if (subscription === undefined) continue;
+      subscription.stop();
+      connection.subscriptions.delete(subscription.id);
+      ended++;
+    }
+    counter.add(-ended);
+    return result(request.id, ended > 0);
   }
   if (connection.subscriptions.size >= ws.maxSubscriptionsPerConnection || counter.get() >= ws.maxSubscriptions) {
     return answerError(request.id, new RpcError(-32608, 'Exceeded maximum allowed subscriptions', 'relay'), requestId);
@@ -73,7 +85,8 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
     if (filter.address !== undefined) {
       contracts = new Set();
       for (const address of Array.isArray(filter.address) ? filter.address.flat() : [filter.address]) {
-        const ids = await resolveContracts(db, [contractListingRef(parseContractPath(address.toLowerCase()), config)]);
+        const ref = contractListingRef(parseContractPath(address.toLowerCase()), config);
+        const ids = ref.kind === 'id' ? await contractOrToken(db, ref.id) : await resolveContracts(db, [ref]);
         if (ids.length === 0) {
           // the ws-server prefixes this one with its request id twice (it passes the id already formatted)
           const error = rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
@@ -84,16 +97,32 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
     }
     const id = newFilterId();
     const subscription = await subscribeLogs(db, config, id, { contracts, topics: topicsOf(filter.topics) }, send);
-    connection.subscriptions.set(id, { ...subscription, tag });
-    counter.add(1);
-    return id;
+    return kept(connection, counter, { ...subscription, tag });
   }
   tag = JSON.stringify({ event });
   const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
   if (existing) return existing.id;
   const id = newFilterId();
   const subscription = await subscribeHeads(db, config, id, send);
-  connection.subscriptions.set(id, { ...subscription, tag });
+  return kept(connection, counter, { ...subscription, tag });
+}
+
+/**
+ * A long-zero address as the ws-server checks it (the mirror node's /contracts/{address}, then
+ * /tokens/{id}): the id of a contract, deleted or not, or of a token; else none.
+ */
+async function contractOrToken(db: Db, id: bigint): Promise<bigint[]> {
+  const found = await db.query<{ id: string }>(sql`select id from entity where id = ${id.toString()} and type in ('CONTRACT', 'TOKEN')`);
+  return found.length === 0 ? [] : [id];
+}
+
+/** The subscription's id; kept and counted while its connection is open, else stopped. */
+function kept(connection: Connection, counter: SubscribeContext['counter'], subscription: Subscription & { tag: string }): string {
+  if (connection.socket.readyState !== connection.socket.OPEN) {
+    subscription.stop();
+    return subscription.id;
+  }
+  connection.subscriptions.set(subscription.id, subscription);
   counter.add(1);
-  return id;
+  return subscription.id;
 }

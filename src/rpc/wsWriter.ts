@@ -1,14 +1,31 @@
 /**
  * What one WebSocket connection sends, one message at a time and never more than the client takes:
- * an answer is written as it is read (eth_getLogs page by page, each page a fragment of one message,
+ * an answer is written as it is read (eth_getLogs page by page, each page fragments of one message,
  * the next page read only once the last is written out), so an answer never sits whole in memory and
  * a client that stops reading holds one page and its socket's buffers, until server.stallTimeout
  * closes its connection (src/http/server/load/stallWatch.ts watches upgraded sockets too).
  * Notifications are whole messages; those that come while an answer is being written wait for its
  * end. Whatever waits for a client (unsent bytes in the socket, notifications held) is bounded by
  * rpc.ws.maxBufferedBytes: beyond, the client is too slow and its connection is closed (1008).
+ *
+ * A client that reads slowly but steadily is not stalled, yet its socket can show no progress for
+ * longer than server.stallTimeout (the kernel's send buffer, megabytes, takes more only once a third
+ * of it has drained). So a ping goes out after every PING_EVERY bytes, between frames (fragments of
+ * at most FRAGMENT characters, so that a large page holds pings too), each with a random payload: a
+ * pong that answers one tells the watch the client has read that far (tookBytes). A client that
+ * reads nothing cannot know the payloads, and forged pongs count for nothing. (Pongs are read with
+ * the client's messages: while a connection is not read, rpc.ws.maxInFlight messages of it waiting
+ * (ws.ts), the watch sees its socket alone.)
  */
+import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
+
+/** Bytes (about: characters) between two pings. */
+const PING_EVERY = 16384;
+/** Characters of one frame at most: no more than between two pings (a ping goes between frames). */
+const FRAGMENT = PING_EVERY;
+/** Pings awaiting their pong, at most (16 MB of bytes in flight); while that many wait, no more are sent. */
+const MAX_PINGS = 1024;
 
 export interface WsWriter {
   /** A whole message (a notification): false when the connection is gone or was closed for it. */
@@ -17,12 +34,35 @@ export interface WsWriter {
   answer(chunks: AsyncIterable<string>): Promise<void>;
 }
 
-export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (err: unknown) => void): WsWriter {
+export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (err: unknown) => void, tookBytes: () => void = () => {}): WsWriter {
   let turn: Promise<void> = Promise.resolve();
   let writing = false;
   const held: string[] = [];
   let heldBytes = 0;
   const open = () => socket.readyState === socket.OPEN;
+
+  /** The payloads (6 random bytes each, as numbers) of the pings awaiting their pong, oldest first. */
+  const pings: number[] = [];
+  let unpinged = 0;
+  socket.on('pong', (data: Buffer) => {
+    const at = data.length === 6 ? pings.indexOf(data.readUIntBE(0, 6)) : -1;
+    if (at < 0) return;
+    pings.splice(0, at + 1);
+    tookBytes();
+  });
+  /** After `text` was handed to the socket: a ping, once PING_EVERY bytes went out since the last. */
+  const sent = (text: string) => {
+    unpinged += text.length;
+    if (unpinged < PING_EVERY || pings.length >= MAX_PINGS || !open()) return;
+    unpinged = 0;
+    const payload = randomBytes(6);
+    pings.push(payload.readUIntBE(0, 6));
+    socket.ping(payload);
+  };
+  const whole = (text: string) => {
+    socket.send(text);
+    sent(text);
+  };
 
   const tooSlow = () => {
     socket.close(1008, 'Too slow: the client does not read its messages');
@@ -31,7 +71,7 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
   };
 
   /** One frame, resolved once its bytes are handed to the socket (never, for a client that does not read: the close ends it). */
-  const frame = (text: string, fin: boolean) =>
+  const fragment = (text: string, fin: boolean) =>
     new Promise<void>((resolve, reject) => {
       const closed = () => reject(new Error('the WebSocket closed'));
       socket.once('close', closed);
@@ -40,7 +80,20 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
         if (err) reject(err);
         else resolve();
       });
+      sent(text);
     });
+
+  /** `text` as frames of at most FRAGMENT characters, one after another. */
+  const frame = async (text: string, fin: boolean) => {
+    let start = 0;
+    do {
+      let end = Math.min(text.length, start + FRAGMENT);
+      // never between the halves of a surrogate pair: each frame's text is encoded on its own
+      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+      await fragment(text.slice(start, end), fin && end === text.length);
+      start = end;
+    } while (start < text.length);
+  };
 
   const write = async (chunks: AsyncIterable<string>) => {
     writing = true;
@@ -64,7 +117,7 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
       }
     } finally {
       writing = false;
-      for (const text of held.splice(0)) if (open()) socket.send(text);
+      for (const text of held.splice(0)) if (open()) whole(text);
       heldBytes = 0;
     }
   };
@@ -76,7 +129,7 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
       if (writing) {
         held.push(text);
         heldBytes += Buffer.byteLength(text);
-      } else socket.send(text);
+      } else whole(text);
       return true;
     },
     answer(chunks) {

@@ -10,6 +10,11 @@
  * A stalled connection is reset (RST: its unsent bytes are dropped by the kernel too). Idle
  * keep-alive connections and streams with nothing to send wait nothing and are never judged.
  * Counted in `http_stalled_connections_closed_total`, logged once per LOG_EVERY_MS.
+ *
+ * The socket shows only what the kernel has not taken: once the kernel's send buffer is full (it
+ * grows to megabytes), it takes more only after a third of it has reached the client, so a client
+ * that reads steadily but slowly can show no progress for longer than the timeout. A protocol that
+ * learns of the client's reads itself tells the watch (tookBytes: a WebSocket's pongs, wsWriter.ts).
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,6 +22,14 @@ import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 
 const LOG_EVERY_MS = 10_000;
+
+/** Per watched socket: marks it as making progress now. */
+const progressOf = new WeakMap<Socket, () => void>();
+
+/** Tells the watch that `socket`'s client took bytes now, which the socket cannot show (no-op when unwatched). */
+export function tookBytes(socket: Socket): void {
+  progressOf.get(socket)?.();
+}
 
 interface Waiting {
   bytes: number;
@@ -49,6 +62,10 @@ export function watchStalls(server: Server, timeoutMs: number, registry: Registr
   };
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    progressOf.set(socket, () => {
+      const entry = waiting.get(socket);
+      if (entry !== undefined) entry.since = now();
+    });
     socket.once('close', () => {
       sockets.delete(socket);
       forget(socket);

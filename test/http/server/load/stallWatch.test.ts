@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
-import { watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
+import { tookBytes, watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
 
 /** What the watch reads of a socket: the bytes waiting, drain and close, and the reset. */
 class FakeSocket extends EventEmitter {
@@ -58,6 +58,25 @@ test('stall watch: a connection whose waiting bytes do not go down for the timeo
   at(10_000);
   assert.equal(idle.destroyed, false, 'nothing waits: never judged');
   assert.equal(watch.closed, 3);
+});
+
+test('stall watch: a connection told of its client\'s progress (tookBytes: a WebSocket\'s pongs) is not reset while its bytes stay', () => {
+  const { watch, connect, at } = watched(1000);
+  const told = connect();
+  const stuck = connect();
+  told.writableLength = stuck.writableLength = 50_000;
+  at(0);
+  for (let ms = 500; ms <= 3000; ms += 500) {
+    at(ms);
+    tookBytes(told as never);
+  }
+  assert.equal(stuck.destroyed, true);
+  assert.equal(told.destroyed, false, 'told every 500 ms');
+  at(3900);
+  assert.equal(told.destroyed, false, 'its 1000 ms run from the last it was told (3000)');
+  at(4000);
+  assert.equal(told.destroyed, true);
+  assert.equal(watch.closed, 2);
 });
 
 test('stall watch: 0 turns it off', () => {
