@@ -14,9 +14,10 @@ export interface StepResult {
   detail?: string;
 }
 
-/** A filter id replaced by its shape: `<id 0x+32hex>`. */
+/** A filter id replaced by its shape: `<id 0x+32hex>`; in a batch, every item's. */
 export function maskFilterId(json: unknown): unknown {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  if (Array.isArray(json)) return json.map(maskFilterId);
+  if (json === null || typeof json !== 'object') return json;
   const o = json as Record<string, unknown>;
   if (typeof o.result !== 'string') return json;
   const m = /^0x([0-9a-f]*)$/.exec(o.result);

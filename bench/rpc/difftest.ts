@@ -4,7 +4,7 @@
  * compared as JSON (filter ids by their shape). Prints a summary per kind and every difference;
  * --out writes every case that is not identical, with both answers, as JSON. With ws:// endpoints
  * (the relay's ws-server, this service's WebSocket) each case runs on a connection of its own per
- * side (wsJsonRpc.ts), and eth_subscribe cases join the mix (subscribeCases.ts). See bench/rpc/README.md.
+ * side (wsJsonRpc.ts), and eth_subscribe and ws-server batch cases join the mix (subscribeCases.ts). See bench/rpc/README.md.
  */
 import { writeFileSync } from 'node:fs';
 import { random } from '../lib/random.ts';
@@ -14,7 +14,7 @@ import { type Case, generateCase, KINDS } from './cases.ts';
 import { compareReplies, maskRequestIds, type StepResult } from './compare.ts';
 import { Picker } from './filters.ts';
 import { post, type Reply } from './jsonRpc.ts';
-import { SUBSCRIBE_KIND, subscribeCase } from './subscribeCases.ts';
+import { WS_KINDS, wsOnlyCase } from './subscribeCases.ts';
 import { openSide } from './wsJsonRpc.ts';
 import { samplePool } from './sample.ts';
 
@@ -23,7 +23,7 @@ const USAGE = `  --a URL              endpoint A (e.g. the relay: http://127.0.0
   --psql CMD           psql command line for the mirror node database (values are sampled from it)
   --seed S             generator seed (default 1): the same seed on the same data gives the same calls
   --n N                number of cases (default 300)
-  --only LIST          kinds, comma-separated: ${KINDS.join(', ')}, and with ws:// ${SUBSCRIBE_KIND}
+  --only LIST          kinds, comma-separated: ${KINDS.join(', ')}, and with ws:// ${WS_KINDS.join(', ')}
   --timeout MS         per request (default 40000; the relay gives up on the mirror node after 30 s)
   --concurrency C      cases in flight (default 2)
   --out FILE           every case that is not identical, with both answers, and the summary, as JSON
@@ -42,7 +42,7 @@ function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
   const b = loopbackUrl(fail, 'b', values.b, 'http', undefined, 'ws');
   const ws = a.protocol === 'ws:';
   if (ws !== (b.protocol === 'ws:')) fail('--a and --b must both be http:// or both ws://');
-  for (const k of only ?? []) if (![...KINDS, ...(ws ? [SUBSCRIBE_KIND] : [])].includes(k)) fail(`--only: unknown kind ${k}`);
+  for (const k of only ?? []) if (![...KINDS, ...(ws ? WS_KINDS : [])].includes(k)) fail(`--only: unknown kind ${k}`);
   return {
     a: a.href,
     b: b.href,
@@ -130,8 +130,8 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const picker = new Picker(random(o.seed), pool);
   const cases: Case[] = [];
   for (let i = 1; cases.length < o.n; i++) {
-    // over WebSockets one case in five subscribes
-    const c = o.ws && picker.chance(0.2) ? subscribeCase(picker, i) : generateCase(picker, i);
+    // over WebSockets one case in five is of a kind only they have (subscribeCases.ts)
+    const c = o.ws && picker.chance(0.2) ? wsOnlyCase(picker, i) : generateCase(picker, i);
     if (!o.only || o.only.includes(c.kind)) cases.push(c);
   }
   const outcomes: Outcome[] = [];

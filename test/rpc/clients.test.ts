@@ -131,11 +131,28 @@ test('the WebSocket: relay answers, its method list, subscription limits, bad JS
   assert.equal(await next(), '{"result":true,"jsonrpc":"2.0","id":21}');
   send({ jsonrpc: '2.0', id: 22, method: 'eth_unsubscribe', params: [ids[0]] });
   assert.equal(await next(), '{"result":false,"jsonrpc":"2.0","id":22}');
+  // an id that is no string matches none; no id (the ws-server's falsy `params[0]`) ends them all
+  send({ jsonrpc: '2.0', id: 24, method: 'eth_unsubscribe', params: [[ids[1]]] });
+  assert.equal(await next(), '{"result":false,"jsonrpc":"2.0","id":24}');
+  send({ jsonrpc: '2.0', id: 25, method: 'eth_unsubscribe', params: [] });
+  assert.equal(await next(), '{"result":true,"jsonrpc":"2.0","id":25}');
+  send({ jsonrpc: '2.0', id: 26, method: 'eth_unsubscribe', params: [ids[1]] });
+  assert.equal(await next(), '{"result":false,"jsonrpc":"2.0","id":26}');
   send({ jsonrpc: '2.0', id: 23, method: 'eth_subscribe', params: ['logs', { address: `0x${'ab'.repeat(20)}` }] });
   // the ws-server's own double prefix
   assert.match(
     await next(),
     /^\{"error":\{"code":-32602,"message":"\[Request ID: \[Request ID: [^\]]+\]\] Invalid parameter filters\.address: 0x(ab){20} is not a valid contract or token type or does not exists"\},"jsonrpc":"2\.0","id":23\}$/,
+  );
+  // a long-zero address too must name a contract (or a token)
+  send({ jsonrpc: '2.0', id: 27, method: 'eth_subscribe', params: ['logs', { address: `0x${'0'.repeat(32)}7fffffff` }] });
+  assert.match(await next(), /^\{"error":\{"code":-32602,"message":"\[Request ID: \[Request ID: [^\]]+\]\] Invalid parameter filters\.address: 0x0{32}7fffffff is not a valid/);
+  // in a batch the ws-server refuses the filter methods before its method list, whatever the rest of the item
+  send([{ jsonrpc: '2.0', id: 28, method: 'eth_getFilterChanges', params: ['0x1'] }, { id: 29, method: 'eth_newFilter' }]);
+  assert.equal(
+    await next(),
+    '[{"error":{"code":-32007,"message":"Method eth_getFilterChanges is not permitted as part of batch requests"},"jsonrpc":"2.0","id":28},' +
+      '{"error":{"code":-32007,"message":"Method eth_newFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":29}]',
   );
   send(Array.from({ length: 21 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_chainId' })));
   assert.equal(await next(), '[{"error":{"code":-32203,"message":"Batch request amount 21 exceeds max 20"},"jsonrpc":"2.0","id":null}]');
