@@ -1,17 +1,17 @@
 /**
  * eth_subscribe and eth_unsubscribe on a WebSocket, as the relay's ws-server answers them: `logs`
- * with an optional address (one or several; each an existing contract, or by id a token) and
- * topics, `newHeads`; any other event is an unsupported method. The same subscription asked again on a connection gets
- * its id again. Ids are 16 random bytes as 0x-hex; eth_unsubscribe without one ends every
- * subscription of the connection. A subscription made once its connection is no
- * longer open (the client went while the database answered) is stopped at once and never counted:
- * the connection's close has already counted out those it had.
+ * with an optional address (one or several; each a contract's, deleted or not, or by id a token's)
+ * and topics, `newHeads`; any other event is an unsupported method. The same subscription asked
+ * again on a connection gets its id again. Ids are 16 random bytes as 0x-hex; eth_unsubscribe
+ * without one ends every subscription of the connection. A subscription made once its connection
+ * is no longer open (the client went while the database answered) is stopped at once and never
+ * counted: the connection's close has already counted out those it had.
  */
 import type { RpcSettings } from '../config/rpc.ts';
-import { contractListingRef, parseContractPath } from '../http/request/contract.ts';
+import { type ContractRef, contractListingRef, parseContractPath } from '../http/request/contract.ts';
 import { resolveContracts } from '../contracts/common/resolve.ts';
 import type { Db } from '../db/db.ts';
-import { sql } from '../db/sql.ts';
+import { type Sql, and, sql } from '../db/sql.ts';
 import type { RpcId } from './dispatch.ts';
 import { asRpcError } from './dispatch.ts';
 import { answerError } from './envelope.ts';
@@ -86,7 +86,7 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
       contracts = new Set();
       for (const address of Array.isArray(filter.address) ? filter.address.flat() : [filter.address]) {
         const ref = contractListingRef(parseContractPath(address.toLowerCase()), config);
-        const ids = ref.kind === 'id' ? await contractOrToken(db, ref.id) : await resolveContracts(db, [ref]);
+        const ids = ref.kind === 'id' ? await contractOrToken(db, ref.id) : await contractByEvmAddress(db, ref);
         if (ids.length === 0) {
           // the ws-server prefixes this one with its request id twice (it passes the id already formatted)
           const error = rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
@@ -114,6 +114,20 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
 async function contractOrToken(db: Db, id: bigint): Promise<bigint[]> {
   const found = await db.query<{ id: string }>(sql`select id from entity where id = ${id.toString()} and type in ('CONTRACT', 'TOKEN')`);
   return found.length === 0 ? [] : [id];
+}
+
+/**
+ * An EVM address as the ws-server checks it (the mirror node's /contracts/{address}): a live
+ * contract's id, else a deleted contract's (its logs are over, but the relay subscribes to it).
+ */
+async function contractByEvmAddress(db: Db, ref: Extract<ContractRef, { kind: 'evm' }>): Promise<bigint[]> {
+  const live = await resolveContracts(db, [ref]);
+  if (live.length > 0) return live;
+  const conditions: Sql[] = [sql`evm_address = ${Buffer.from(ref.hex, 'hex')}`, sql`type = 'CONTRACT'`];
+  if (ref.shard !== null) conditions.push(sql`shard = ${ref.shard}`);
+  if (ref.realm !== null) conditions.push(sql`realm = ${ref.realm}`);
+  const found = await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`);
+  return found.map((row) => BigInt(row.id));
 }
 
 /** The subscription's id; kept and counted while its connection is open, else stopped. */

@@ -147,6 +147,13 @@ test('the WebSocket: relay answers, its method list, subscription limits, bad JS
   // a long-zero address too must name a contract (or a token)
   send({ jsonrpc: '2.0', id: 27, method: 'eth_subscribe', params: ['logs', { address: `0x${'0'.repeat(32)}7fffffff` }] });
   assert.match(await next(), /^\{"error":\{"code":-32602,"message":"\[Request ID: \[Request ID: [^\]]+\]\] Invalid parameter filters\.address: 0x0{32}7fffffff is not a valid/);
+  // a deleted contract's EVM address is subscribed to, as the relay does (its /contracts/{address} finds it)
+  await database.db.exec(`insert into entity (id, num, realm, shard, type, deleted, evm_address, timestamp_range)
+    values (9999001, 9999001, 0, 0, 'CONTRACT', true, decode('${'cd'.repeat(20)}', 'hex'), '[1,)')`);
+  send({ jsonrpc: '2.0', id: 28, method: 'eth_subscribe', params: ['logs', { address: `0x${'cd'.repeat(20)}` }] });
+  assert.match(await next(), /^\{"result":"0x[0-9a-f]{32}","jsonrpc":"2\.0","id":28\}$/);
+  send({ jsonrpc: '2.0', id: 29, method: 'eth_unsubscribe', params: [] });
+  assert.equal(await next(), '{"result":true,"jsonrpc":"2.0","id":29}');
   // in a batch the ws-server refuses the filter methods before its method list, whatever the rest of the item
   send([{ jsonrpc: '2.0', id: 28, method: 'eth_getFilterChanges', params: ['0x1'] }, { id: 29, method: 'eth_newFilter' }]);
   assert.equal(
