@@ -9,9 +9,10 @@
  */
 import type { RpcSettings } from '../config/rpc.ts';
 import { type ContractRef, contractListingRef, parseContractPath } from '../http/request/contract.ts';
+import { findEntityIdsByEvmAddress } from '../contracts/common/evmAddresses.ts';
 import { resolveContracts } from '../contracts/common/resolve.ts';
 import type { Db } from '../db/db.ts';
-import { type Sql, and, sql } from '../db/sql.ts';
+import { sql } from '../db/sql.ts';
 import type { RpcId } from './dispatch.ts';
 import { asRpcError } from './dispatch.ts';
 import { answerError } from './envelope.ts';
@@ -123,11 +124,7 @@ async function contractOrToken(db: Db, id: bigint): Promise<bigint[]> {
 async function contractByEvmAddress(db: Db, ref: Extract<ContractRef, { kind: 'evm' }>): Promise<bigint[]> {
   const live = await resolveContracts(db, [ref]);
   if (live.length > 0) return live;
-  const conditions: Sql[] = [sql`evm_address = ${Buffer.from(ref.hex, 'hex')}`, sql`type = 'CONTRACT'`];
-  if (ref.shard !== null) conditions.push(sql`shard = ${ref.shard}`);
-  if (ref.realm !== null) conditions.push(sql`realm = ${ref.realm}`);
-  const found = await db.query<{ id: string }>(sql`select id from entity where ${and(conditions)} limit 2`);
-  return found.map((row) => BigInt(row.id));
+  return findEntityIdsByEvmAddress(db, { hex: ref.hex, shard: ref.shard, realm: ref.realm, contractsOnly: true, deletedToo: true });
 }
 
 /** The subscription's id; kept and counted while its connection is open, else stopped. */

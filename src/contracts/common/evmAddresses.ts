@@ -13,19 +13,23 @@ export interface EvmAddressLookup {
   realm: string | null;
   /** Only entities of type CONTRACT. */
   contractsOnly: boolean;
+  /** Deleted entities too (eth_subscribe's check, as the mirror node's /contracts/{address}); default: live only. */
+  deletedToo?: boolean;
 }
 
 /**
- * The ids of the live entities (`deleted <> true`, which excludes a NULL flag too) with this EVM
- * address, at most two: enough to tell a unique address from a shared one.
+ * The ids of the live entities (`deleted <> true`, which excludes a NULL flag too; with `deletedToo`
+ * every entity) with this EVM address, at most two: enough to tell a unique address from a shared one.
  */
 export async function findEntityIdsByEvmAddress(db: Db, lookup: EvmAddressLookup): Promise<bigint[]> {
-  const conditions: Sql[] = [sql`evm_address = ${Buffer.from(lookup.hex, 'hex')}`, sql`deleted <> true`];
+  const conditions: Sql[] = [sql`evm_address = ${Buffer.from(lookup.hex, 'hex')}`];
+  if (lookup.deletedToo !== true) conditions.push(sql`deleted <> true`);
   if (lookup.contractsOnly) conditions.push(sql`type = 'CONTRACT'`);
   if (lookup.shard !== null) conditions.push(sql`shard = ${lookup.shard}`);
   if (lookup.realm !== null) conditions.push(sql`realm = ${lookup.realm}`);
-  // a live entity found last time, confirmed by its id (addressHints.ts): `deleted <> true` is a condition already
-  return lookUpHinted(db, hintKey(lookup.contractsOnly ? 'live-contract' : 'live', lookup.shard, lookup.realm, lookup.hex), {
+  // an entity found last time, confirmed by its id with the same conditions (addressHints.ts)
+  const kind = `${lookup.deletedToo === true ? 'any' : 'live'}${lookup.contractsOnly ? '-contract' : ''}`;
+  return lookUpHinted(db, hintKey(kind, lookup.shard, lookup.realm, lookup.hex), {
     byHint: async (id) => {
       const confirmed = await db.query<{ id: string }>(sql`select id from entity where id = ${id.toString()} and ${and(conditions)}`);
       return confirmed.length === 1 ? [id] : undefined;
