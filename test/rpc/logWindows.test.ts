@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Db } from '../../src/db/db.ts';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { nextWidth } from '../../src/rpc/logPages.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, call, countingDb, serveRpc } from './support.ts';
+import { type Served, call, countingDb, delayingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let plain: Served;
@@ -31,17 +30,7 @@ before(async () => {
   const counting = countingDb(database.db, (text) => {
     if (/from contract_log/.test(text)) logStatements++;
   });
-  const delaying: Db = {
-    ...counting,
-    query: (async (statement: Parameters<Db['query']>[0], values?: readonly unknown[]) => {
-      const text = typeof statement === 'string' ? statement : statement.compile().text;
-      if (/from contract_log/.test(text) && slowLeft > 0) {
-        slowLeft--;
-        await new Promise((r) => setTimeout(r, 600));
-      }
-      return (counting.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
-    }) as Db['query'],
-  };
+  const delaying = delayingDb(counting, (text) => (/from contract_log/.test(text) && slowLeft > 0 ? (slowLeft--, 600) : 0));
   // statements over 500 ms (a quarter of the timeout) make the next window a quarter as long
   slow = await serveRpc(delaying, { ...LIMITS, HIERO_MIRROR_REST_DB_POOL_STATEMENTTIMEOUT: '2000' });
 });

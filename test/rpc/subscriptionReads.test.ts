@@ -10,7 +10,7 @@ import { sql } from '../../src/db/sql.ts';
 import { writeBlock } from '../../src/demo/live.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, countingDb, serveRpc } from './support.ts';
+import { type Served, countingDb, delayingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
@@ -89,14 +89,7 @@ test('subscriptions: one statement per tick (the feed\'s), with 10 or 400 subscr
 
 test('newHeads subscriptions begun at different blocks, on a database slower than a tick: one read of the headers per new block, each header once to each', async () => {
   // the headers' read takes longer than a tick (50 ms): subscriptions begin while it is under way
-  const slow: Db = {
-    ...counting,
-    query: (async (statement: Parameters<Db['query']>[0], values?: readonly unknown[]) => {
-      const rows = await (counting.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
-      if (typeof statement !== 'string' && /from record_file where index >/.test(statement.compile().text)) await new Promise((r) => setTimeout(r, 120));
-      return rows;
-    }) as Db['query'],
-  };
+  const slow = delayingDb(counting, (text) => (/from record_file where index >/.test(text) ? 120 : 0));
   const slowServed = await serveRpc(slow, { HIERO_MIRROR_REST_LIVE_TICKMS: '50' });
   const NS = 1_000_000_000n;
   const [row] = await database.db.query<{ end: string }>(sql`select max(consensus_end)::text as end from record_file`);

@@ -21,6 +21,18 @@ export function countingDb(db: Db, seen: (text: string) => void): Db {
   };
 }
 
+/** `db`, each statement run `delayOf(its text)` ms later (0: at once): a slow database for a test. */
+export function delayingDb(db: Db, delayOf: (text: string) => number): Db {
+  return {
+    ...db,
+    query: (async (statement: { compile(): { text: string } } | string, values?: readonly unknown[]) => {
+      const ms = delayOf(typeof statement === 'string' ? statement : statement.compile().text);
+      if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+      return (db.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
+    }) as Db['query'],
+  };
+}
+
 /** An app on `db` on a free port (live ticks every 50 ms). */
 export async function serveRpc(db: Db, env: Record<string, string> = {}): Promise<Served> {
   const app = appOn(db, { config: testConfig({ HIERO_MIRROR_REST_LIVE_TICKMS: '50', ...env }) });

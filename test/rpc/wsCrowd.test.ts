@@ -17,13 +17,12 @@ import assert from 'node:assert/strict';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import type { Db } from '../../src/db/db.ts';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { appOn, testConfig } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { FrameReader, clientFrame, rawUpgrade, textFrame, upgradeRequest } from './rawWebSocket.ts';
-import { type Served, call, serveRpc } from './support.ts';
+import { type Served, call, delayingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 /** The demo's blocks, first and last, as 0x-hex. */
@@ -79,16 +78,6 @@ async function blockOfLog(n: number): Promise<string> {
   return hex(row!.i);
 }
 
-/** `db`, each statement answered `ms` later. */
-function slowDb(db: Db, ms: number): Db {
-  return {
-    ...db,
-    query: (async (statement: unknown, values?: readonly unknown[]) => {
-      await sleep(ms);
-      return (db.query as (s: unknown, v?: readonly unknown[]) => Promise<unknown[]>)(statement, values);
-    }) as Db['query'],
-  };
-}
 
 const portOf = (served: Served) => Number(new URL(served.base).port);
 const request = (id: number, method: string, params: unknown[] = []) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -222,7 +211,7 @@ test('a client that reads large answers slowly but steadily: not closed past ser
 
 test('clients that vanish mid-answer, with subscriptions open or being made: their places and subscriptions are taken again, exactly', async () => {
   // 150 ms a statement: an answer of pages of 50 logs takes seconds, a subscription with an address is still being made when its client goes
-  const served = await serveRpc(slowDb(database.db, 150), {
+  const served = await serveRpc(delayingDb(database.db, () => 150), {
     ...WIDE,
     HIERO_MIRROR_REST_RPC_PAGESIZE: '50',
     HIERO_MIRROR_REST_RPC_WS_MAXCONNECTIONSPERCLIENT: '3',
@@ -460,7 +449,7 @@ test('a database that takes 150 ms a statement: 50 clients of an ordinary load, 
   assert.ok(expected.every((e) => e.startsWith('[')), expected.join('\n').slice(0, 500));
   assert.ok(expected[1]!.length > 10_000, `${expected[1]!.length} bytes of one contract's logs`);
 
-  const served = await serveRpc(slowDb(database.db, 150));
+  const served = await serveRpc(delayingDb(database.db, () => 150));
   try {
     const url = `${served.base.replace('http', 'ws')}/rpc`;
     const started = Date.now();
