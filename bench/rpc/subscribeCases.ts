@@ -10,6 +10,7 @@
  */
 import type { Case, Step } from './cases.ts';
 import { type Picker, addressPart, blockPart, topicsPart } from './filters.ts';
+import { NOT_IN_BATCH as NOT_IN_BATCH_SET } from '../../src/rpc/methods.ts';
 import { call, type Reply } from './jsonRpc.ts';
 
 export const SUBSCRIBE_KIND = 'subscribe';
@@ -17,17 +18,8 @@ export const WS_BATCH_KIND = 'ws-batch';
 /** The kinds of this file: cases only a WebSocket has. */
 export const WS_KINDS = [SUBSCRIBE_KIND, WS_BATCH_KIND];
 
-/** The relay's BATCH_REQUESTS_DISALLOWED_METHODS. */
-const NOT_IN_BATCH = [
-  'debug_traceTransaction',
-  'debug_traceBlockByNumber',
-  'eth_newFilter',
-  'eth_uninstallFilter',
-  'eth_getFilterChanges',
-  'eth_getFilterLogs',
-  'eth_newBlockFilter',
-  'eth_newPendingTransactionFilter',
-];
+/** The relay's BATCH_REQUESTS_DISALLOWED_METHODS, as the endpoint keeps them. */
+const NOT_IN_BATCH = [...NOT_IN_BATCH_SET];
 
 function wsBatch(p: Picker, id: number): Case {
   const n = p.weighted([
