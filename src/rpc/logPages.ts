@@ -25,9 +25,8 @@ import { pageBlocks } from '../contracts/logs/blocks.ts';
 import type { Box } from '../contracts/logs/params.ts';
 import { findLogs } from '../contracts/logs/query.ts';
 import type { LogRow } from '../contracts/logs/rows.ts';
-import { logView } from '../contracts/logs/view.ts';
 import type { LogSearch } from './logSearch.ts';
-import { rpcLogJson } from './logView.ts';
+import { rpcLogJsonOf } from './logView.ts';
 
 interface Cursor {
   timestamp: bigint;
@@ -70,10 +69,10 @@ export interface PagesProgress {
 
 function json(rows: readonly LogRow[], progress: PagesProgress | undefined): string {
   const blocks = pageBlocks(rows);
-  const views = rows.map((row) => logView(row, blocks.get(row.consensus_timestamp)));
-  const last = views[views.length - 1]?.block_number;
-  if (progress && last !== undefined && last !== null) progress.lastBlock = BigInt(last);
-  return views.map(rpcLogJson).join(',');
+  const text = rows.map((row) => rpcLogJsonOf(row, blocks.get(row.consensus_timestamp))).join(',');
+  const last = rows.length > 0 ? blocks.get(rows[rows.length - 1]!.consensus_timestamp) : undefined;
+  if (progress && last !== undefined) progress.lastBlock = BigInt(last.index);
+  return text;
 }
 
 /** The search's logs as JSON text, one chunk per page (logs separated by commas; no chunk is empty). */

@@ -4,19 +4,28 @@
  * 32 bytes, `removed` always false (a Hedera block is final). Made from the logs listings' own
  * item (src/contracts/logs/view.ts), so that the rows and rules are the REST routes'.
  */
+import { topicsView } from '../contracts/common/log.ts';
+import type { LogRow, RecordFileRow } from '../contracts/logs/rows.ts';
 import type { LogView } from '../contracts/logs/view.ts';
+import { longZeroAddress } from '../format/entityId.ts';
+import { hex, hexPadded } from '../format/hex.ts';
+import { int8 } from '../format/json.ts';
 
 /** A number as 0x-hex without leading zeros (the relay's numberTo0x). */
-export const quantity = (value: number | bigint | string): string => `0x${BigInt(value).toString(16)}`;
+export const quantity = (value: number | bigint | string): string =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? `0x${value.toString(16)}` : `0x${BigInt(value).toString(16)}`;
 
 /** `0x` and the first 32 bytes of a hash (the relay's toHash32). */
 export const hash32 = (value: string): string => value.substring(0, 66);
+
+/** What the relay's log shows of the logs listings' item. */
+export type RpcLogFields = Pick<LogView, 'address' | 'block_hash' | 'block_number' | 'data' | 'index' | 'topics' | 'transaction_hash' | 'transaction_index'>;
 
 /**
  * The log's JSON text. A null block number or transaction index (a log whose record file is not
  * known yet; never in a range resolved through record_file) is written as null, where the relay fails.
  */
-export function rpcLogJson(log: LogView): string {
+export function rpcLogJson(log: RpcLogFields): string {
   let topics = '';
   for (const topic of log.topics) topics += topics === '' ? `"${topic}"` : `,"${topic}"`;
   const blockNumber = log.block_number === null ? 'null' : `"${quantity(log.block_number)}"`;
@@ -26,4 +35,22 @@ export function rpcLogJson(log: LogView): string {
     `"data":"${log.data}","logIndex":"${quantity(log.index)}","removed":false,"topics":[${topics}],` +
     `"transactionHash":"${hash32(log.transaction_hash)}","transactionIndex":${transactionIndex}}`
   );
+}
+
+/**
+ * The log's JSON text straight from its row and record file: the listings' item (logView) reduced to
+ * the fields the relay shows, by the same rules, without the fields it does not (bloom, ids,
+ * timestamp, which eth_getLogs would make and drop for every log of its answers).
+ */
+export function rpcLogJsonOf(row: LogRow, block: RecordFileRow | undefined): string {
+  return rpcLogJson({
+    address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
+    block_hash: block ? `0x${block.hash}` : '0x',
+    block_number: block ? int8(block.index) : null,
+    data: hexPadded(row.data, 64),
+    index: row.index,
+    topics: topicsView(row),
+    transaction_hash: hexPadded(row.transaction_hash, 2),
+    transaction_index: row.transaction_index,
+  });
 }

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RpcError } from '../../src/rpc/errors.ts';
 import { filterParam, hexParam, subscribeLogsParam } from '../../src/rpc/params.ts';
-import { hash32, quantity, rpcLogJson } from '../../src/rpc/logView.ts';
+import { hash32, quantity, rpcLogJson, rpcLogJsonOf } from '../../src/rpc/logView.ts';
+import type { LogRow, RecordFileRow } from '../../src/contracts/logs/rows.ts';
+import { logView } from '../../src/contracts/logs/view.ts';
 import { topicsOf } from '../../src/rpc/logSearch.ts';
 
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -79,15 +81,11 @@ test('the log view: the relay key order and hex forms', () => {
   assert.equal(hash32(`0x${'1'.repeat(96)}`), `0x${'1'.repeat(64)}`);
   const json = rpcLogJson({
     address: ADDRESS,
-    bloom: '0x',
-    contract_id: '0.0.2001',
     data: '0x01',
     index: 10,
     topics: [HASH],
     block_hash: `0x${'c'.repeat(96)}`,
     block_number: 80215594,
-    root_contract_id: null,
-    timestamp: '1.000000001',
     transaction_hash: HASH,
     transaction_index: 3,
   });
@@ -96,4 +94,36 @@ test('the log view: the relay key order and hex forms', () => {
     `{"address":"${ADDRESS}","blockHash":"0x${'c'.repeat(64)}","blockNumber":"0x4c7fe2a","data":"0x01","logIndex":"0xa","removed":false,"topics":["${HASH}"],"transactionHash":"${HASH}","transactionIndex":"0x3"}`,
   );
   assert.deepEqual(Object.keys(JSON.parse(json)), ['address', 'blockHash', 'blockNumber', 'data', 'logIndex', 'removed', 'topics', 'transactionHash', 'transactionIndex']);
+});
+
+test('a log straight from its row is the listings item shown as the relay shows it', () => {
+  const row: LogRow = {
+    bloom: 'ff',
+    contract_id: '2001',
+    consensus_timestamp: '1700000000000000001',
+    data: '01',
+    index: 10,
+    root_contract_id: null,
+    topic0: 'ab',
+    topic1: null,
+    topic2: 'cd'.repeat(32),
+    topic3: null,
+    transaction_hash: '12'.repeat(48),
+    transaction_index: null,
+    evm_address: null,
+    block_consensus_start: null,
+    block_consensus_end: null,
+    block_index: null,
+    block_hash: null,
+  };
+  const block: RecordFileRow = { consensus_start: '1700000000000000000', consensus_end: '1700000000000000009', index: '9007199254740993', hash: 'e'.repeat(96) };
+  const cases: [LogRow, RecordFileRow | undefined][] = [
+    [row, block],
+    [{ ...row, evm_address: '00'.repeat(19) + '07', transaction_index: 0, data: '', transaction_hash: null }, block],
+    [row, undefined],
+  ];
+  for (const [r, b] of cases) {
+    assert.equal(rpcLogJsonOf(r, b), rpcLogJson(logView(r, b)));
+  }
+  assert.match(rpcLogJsonOf(row, block), /"address":"0x00000000000000000000000000000000000007d1","blockHash":"0xe{64}","blockNumber":"0x20000000000001"/);
 });
