@@ -1,7 +1,8 @@
 /**
  * The answer to one request as the relay's server writes it: `{"result":...,"jsonrpc":"2.0","id":...}`
- * or `{"error":{...},"jsonrpc":"2.0","id":...}`. A paged answer is written as it is read; its first
- * page is read before anything is written, so that a search that fails at once is an error answer.
+ * or `{"error":{...},"jsonrpc":"2.0","id":...}`. An answer of several pages is written as it is read;
+ * its first two pages are read before anything is written, so that a search that fails at once is an
+ * error answer, and one of a single page goes out whole.
  */
 import type { Outcome, RpcId } from './dispatch.ts';
 import { asRpcError } from './dispatch.ts';
@@ -11,24 +12,30 @@ const tail = (id: RpcId) => `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 
 export const answerError = (id: RpcId, error: RpcError, requestId: string): string => `{"error":${errorJson(error, requestId)}${tail(id)}`;
 
-/** The answer's text in chunks; an error before the first page becomes the error answer. */
-export async function outcomeChunks(outcome: Outcome, requestId: string): Promise<AsyncGenerator<string>> {
+/**
+ * The answer's text: whole when the logs are one page or none (most calls: sent with a length, in one
+ * write), else in chunks, written as they are read. The second page is read before anything is
+ * written, to know which; an error before it becomes the error answer.
+ */
+export async function outcomeChunks(outcome: Outcome, requestId: string): Promise<string | AsyncGenerator<string>> {
   const { id } = outcome;
-  if ('error' in outcome) return single(answerError(id, outcome.error, requestId));
+  if ('error' in outcome) return answerError(id, outcome.error, requestId);
   const { answer } = outcome;
-  if ('json' in answer) return single(`{"result":${answer.json}${tail(id)}`);
+  if ('json' in answer) return `{"result":${answer.json}${tail(id)}`;
   let first: IteratorResult<string>;
+  let second: IteratorResult<string>;
   try {
     first = await answer.pages.next();
+    second = first.done ? first : await answer.pages.next();
+    if (second.done) await answer.finish?.();
   } catch (err) {
-    return single(answerError(id, asRpcError(err), requestId));
+    return answerError(id, asRpcError(err), requestId);
   }
+  if (second.done) return `{"result":[${first.done ? '' : first.value}]${tail(id)}`;
   return (async function* () {
-    yield '{"result":[';
-    if (!first.done) {
-      yield first.value;
-      for await (const page of answer.pages) yield `,${page}`;
-    }
+    yield `{"result":[${first.value!}`;
+    yield `,${second.value}`;
+    for await (const page of answer.pages) yield `,${page}`;
     await answer.finish?.();
     yield `]${tail(id)}`;
   })();
@@ -36,7 +43,9 @@ export async function outcomeChunks(outcome: Outcome, requestId: string): Promis
 
 /** An answer's chunks with its first page read only when they are first asked for: a batch's answers read one after another. */
 export async function* deferredChunks(outcome: Outcome, requestId: string): AsyncGenerator<string> {
-  yield* await outcomeChunks(outcome, requestId);
+  const chunks = await outcomeChunks(outcome, requestId);
+  if (typeof chunks === 'string') yield chunks;
+  else yield* chunks;
 }
 
 /** A text as the chunks of an answer. */

@@ -63,7 +63,10 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
         const outcome = await dispatch(parsed, context);
         const status = 'error' in outcome ? statusOf(outcome.error) : 200;
         const chunks = await outcomeChunks(outcome, requestId);
-        return reply.code(status).header('content-type', CONTENT_TYPE).send(Readable.from(chunks, { objectMode: false }));
+        return reply
+          .code(status)
+          .header('content-type', CONTENT_TYPE)
+          .send(typeof chunks === 'string' ? chunks : Readable.from(chunks, { objectMode: false }));
       }
       if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
       const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));

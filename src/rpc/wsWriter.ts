@@ -96,6 +96,8 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
   };
 
   const write = async (chunks: AsyncIterable<string>) => {
+    // the answers queued behind one a client never took read nothing once it is closed
+    if (!open()) return;
     writing = true;
     let last: string | undefined;
     try {
