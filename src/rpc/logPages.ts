@@ -2,7 +2,9 @@
  * The logs of a search, page by page, in the relay's order, each page as the JSON text of its logs:
  * never more than one page (rpc.pageSize logs, plus the logs of one timestamp held back) in memory,
  * whatever the range. The statement is the logs listings' own (src/contracts/logs/query.ts, findLogs)
- * with the (timestamp, index) boxes after the last log written.
+ * with the (timestamp, index) boxes after the last log written; a page's addresses and record files
+ * are read apart from it (`lookups: 'apart'`): pages of hundreds of logs from a few blocks read their
+ * blocks as one range, where the listings' statement probes once per log.
  *
  * Each statement reads one window of consensus time at most, so that no statement scans without
  * bound, whatever the range (rpc.timestampRangeLimit lifted) and however rare the logs in it (a rare
@@ -85,6 +87,8 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   let end = search.to - start >= width ? start + width - 1n : search.to;
   // with addresses, the logs of the last timestamp read wait for the next page (the order within a timestamp is the relay's)
   let held: LogRow[] = [];
+  const blockNs = (search.to - search.from + 1n) / (search.blocks > 0n ? search.blocks : 1n);
+  const ids = search.contractIds;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
     const began = performance.now();
@@ -92,11 +96,14 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
       boxes.length === 0
         ? []
         : await findLogs(db, {
-            contractId: 0n,
-            ...(search.contractIds ? { contractIds: search.contractIds } : {}),
+            // one contract as the listings' contractId: its address is read once, in the page's statement
+            contractId: ids?.length === 1 ? ids[0]! : 0n,
+            ...(ids !== undefined && ids.length > 1 ? { contractIds: ids } : {}),
             boxes,
             topics: search.topics,
             bloom: false,
+            lookups: 'apart',
+            blockNs,
             order: 'asc',
             limit,
             closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,

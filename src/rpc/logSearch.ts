@@ -22,6 +22,8 @@ import type { LogFilterParams } from './params.ts';
 export interface LogSearch {
   from: bigint;
   to: bigint;
+  /** How many blocks the range holds (its pages read their blocks by the blocks' average length). */
+  blocks: bigint;
   /** undefined: every contract. */
   contractIds?: bigint[];
   /** Each contract's place among the addresses (logs of one timestamp are in that order, as the relay merges them). */
@@ -62,10 +64,10 @@ function settled<T>(result: PromiseSettledResult<T>): T {
 }
 
 /** The consensus range of a filter, or undefined when a block it names does not exist (no logs). */
-export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: RangeLimits): Promise<{ from: bigint; to: bigint } | undefined> {
+export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: RangeLimits): Promise<Pick<LogSearch, 'from' | 'to' | 'blocks'> | undefined> {
   if (filter.blockHash) {
     const block = await blockByHash(db, filter.blockHash.slice(2));
-    return block && { from: block.start, to: block.end };
+    return block && { from: block.start, to: block.end, blocks: 1n };
   }
   const toBlock = isLatest(filter.toBlock) ? 'latest' : filter.toBlock!;
   const fromBlock = isLatest(filter.fromBlock) ? 'latest' : filter.fromBlock!;
@@ -79,7 +81,7 @@ export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: 
   if (toBlock !== 'latest' && Number(toBlock) !== Number(settled(latest)) && !filter.fromBlock) throw rpcErrors.missingFromBlock();
   const first = settled(firstRead);
   if (first === undefined) return undefined;
-  if (fromBlock === toBlock) return { from: first.start, to: first.end };
+  if (fromBlock === toBlock) return { from: first.start, to: first.end, blocks: 1n };
   const last = settled(lastRead);
   if (last === undefined) return undefined;
   // the relay subtracts the /blocks timestamps as numbers of seconds, before it compares the blocks
@@ -90,7 +92,7 @@ export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: 
   if (first.number > last.number) throw rpcErrors.invalidBlockRange();
   const single = Array.isArray(filter.address) ? filter.address.length === 1 : typeof filter.address === 'string' && filter.address !== '';
   if (!single && last.number - first.number > BigInt(limits.blockRangeLimit)) throw rpcErrors.rangeTooLarge(limits.blockRangeLimit);
-  return { from: first.start, to: last.end };
+  return { from: first.start, to: last.end, blocks: last.number - first.number + 1n };
 }
 
 /** The topic values of a filter's `topics` (null: any; an array: any of its values, so any when one is null). */

@@ -70,6 +70,45 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
 }
 
 /**
+ * The record file (block) of each log of a page, read as one range of record_file's primary key: the
+ * files ending from the page's earliest log to `closeIntervalNs` after its latest, that start no later
+ * than its latest. Files do not overlap, so the file that contains a log is among them whenever it is
+ * the reference's candidate (withBlocks); assignRecordFiles attributes them.
+ *
+ * The range reads as many files as the page spans blocks, the probes of withBlocks one per distinct
+ * timestamp: a page of hundreds of logs from a few blocks (eth_getLogs over 100 blocks) reads a few
+ * rows instead of hundreds of probes, and a page of rare logs over many blocks is probed. Which one is
+ * chosen by the blocks the page is expected to span, at `blockNs` (the searched blocks' average
+ * length) a block; a range that turns out longer than twice the timestamps stops there, and the page
+ * is probed.
+ */
+export async function withBlocksInRange(db: Db, rows: LogRow[], closeIntervalNs: bigint, blockNs: bigint): Promise<LogRow[]> {
+  if (rows.length === 0) return rows;
+  const timestamps = [...new Set(rows.map((r) => r.consensus_timestamp))].sort(compareDecimal);
+  const earliest = timestamps[0]!;
+  const latest = timestamps[timestamps.length - 1]!;
+  const spans = (BigInt(latest) - BigInt(earliest)) / (blockNs > 0n ? blockNs : 1n) + 1n;
+  if (spans > BigInt(timestamps.length)) return withBlocks(db, rows, closeIntervalNs);
+  const files = await db.query<RecordFileRow>(
+    sql`select consensus_start, consensus_end, index, hash from record_file
+    where consensus_end >= ${earliest} and consensus_end <= ${recordFileSearchEnd([latest], closeIntervalNs)} and consensus_start <= ${latest}
+    order by consensus_end
+    limit ${2 * timestamps.length + 1}`,
+  );
+  // blocks far shorter than the average here: the range stops, and the page is probed
+  if (files.length > 2 * timestamps.length) return withBlocks(db, rows, closeIntervalNs);
+  const byTimestamp = assignRecordFiles(timestamps, files);
+  for (const row of rows) {
+    const file = byTimestamp.get(row.consensus_timestamp);
+    row.block_consensus_start = file?.consensus_start ?? null;
+    row.block_consensus_end = file?.consensus_end ?? null;
+    row.block_index = file?.index ?? null;
+    row.block_hash = file?.hash ?? null;
+  }
+  return rows;
+}
+
+/**
  * Attributes record files to timestamps exactly as the reference does: the candidate files (sorted
  * in the timestamps' direction) are walked together with the timestamps; a timestamp belongs to a
  * file with consensus_start <= t <= consensus_end, and one that lies in no file gets none.

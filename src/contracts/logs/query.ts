@@ -6,7 +6,7 @@ import { and, direction, join, or, type Order, planPerExecution, type Sql, sql }
 import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
-import { withBlocks } from './blocks.ts';
+import { withBlocks, withBlocksInRange } from './blocks.ts';
 import { type Part, type Split, newestFirst, within } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
@@ -30,6 +30,20 @@ export interface LogQuery {
   closeIntervalNs: bigint;
   /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
   split?: Split | undefined;
+  /**
+   * Where the page's addresses and record files are read. 'joined' (the default): in the page's own
+   * statement, a probe per row, one round trip (the listings' pages of up to 100 logs). 'apart': in
+   * statements of their own, sent together after the page, the record files as one range
+   * (withBlocksInRange): for pages of hundreds of logs from a few blocks (eth_getLogs), where a
+   * probe per row costs the database more than the page itself. On Citus always apart.
+   */
+  lookups?: 'joined' | 'apart';
+  /**
+   * With 'apart': the average length of the searched blocks in nanoseconds, when known. A page that
+   * spans fewer blocks than it has timestamps then reads its record files as one range
+   * (withBlocksInRange); otherwise, or without it, one probe per timestamp (withBlocks).
+   */
+  blockNs?: bigint;
 }
 
 const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
@@ -154,6 +168,43 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'contractIds'
   return and(where);
 }
 
+const contractAddressOf = (query: Pick<LogQuery, 'contractId'>): Sql => sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`;
+
+/**
+ * The page alone: one ordered, limited statement on (timestamp, index), each row with its contract's
+ * address for one contract (null for every contract: withEvmAddresses) and without record files
+ * (withBlocks, withBlocksInRange).
+ *
+ * The Citus-safe form (`citus`): for every contract Citus pushes its order and limit down to every
+ * shard (logsSql's page / edge / union became five steps there, two of them over every shard); for one
+ * contract it routes it to the contract's shard, whose server plans contract_log's partitions once,
+ * not twice (3.4 against 7.3 ms of CPU for a contract without logs over 88 partitions;
+ * docs/scaling.md). On PostgreSQL several contracts are read one ordered scan each, merged, as
+ * pageSql does (`= any(...)` reads every log of every contract in the range and sorts them; Citus
+ * refuses a LIMIT in a lateral subquery over shards).
+ */
+export function pageAloneSql(query: LogQuery, citus: boolean): Sql {
+  const dir = direction(query.order);
+  const ids = query.contractIds;
+  if (!citus && ids !== undefined && ids.length > 1) {
+    return sql`select x.* from unnest(${ids.map(String)}::bigint[]) as c(id)
+cross join lateral (
+  select ${columnsOf(query)}, null::bytea as evm_address
+  from contract_log cl
+  where cl.contract_id = c.id and ${logConditions(query, true)}
+  order by cl.consensus_timestamp ${dir}, cl.index ${dir}
+  limit ${query.limit}
+) x
+order by x.consensus_timestamp ${dir}, x.index ${dir}
+limit ${query.limit}`;
+  }
+  return sql`select ${columnsOf(query)}, ${query.contractId !== 0n ? contractAddressOf(query) : sql`null::bytea`} as evm_address
+from contract_log cl
+where ${logConditions(query)}
+order by cl.consensus_timestamp ${dir}, cl.index ${dir}
+limit ${query.limit}`;
+}
+
 /**
  * One page of logs in (consensus_timestamp, index) order, each row with the contract's evm_address
  * and its candidate record file, in one statement.
@@ -170,30 +221,17 @@ export function logConditions(query: Pick<LogQuery, 'contractId' | 'contractIds'
  * key probe per row, at most `limit` (never a range over every record file between the page's first
  * and last log, which for a sparse contract spans months). Probing once per distinct timestamp
  * instead needs a join back to the rows, which a generic plan (expecting one row) makes a nested
- * loop over every pair: slower on dense pages, the relay's case. assignRecordFiles then attributes
- * the candidates.
+ * loop over every pair: slower on dense pages. assignRecordFiles then attributes the candidates.
+ * (eth_getLogs's pages of up to 1,000 logs read theirs apart: LogQuery.lookups.)
  */
 export function logsSql(query: LogQuery, citus = false): Sql {
+  if (citus) return pageAloneSql(query, true);
   const where = logConditions(query);
   const dir = direction(query.order);
-  const contractAddress = sql`(select e.evm_address from entity e where e.id = ${query.contractId.toString()})`;
-  // Citus-safe: one ordered, limited statement. For every contract Citus pushes its order and limit
-  // down to every shard (the page / edge / union below became five steps there, two of them over every
-  // shard); for one contract it routes it to the contract's shard, whose server plans contract_log's
-  // partitions once, not twice (3.4 against 7.3 ms of CPU for a contract without logs over 88
-  // partitions; docs/scaling.md). Blocks, and for every contract the addresses, follow in statements
-  // of their own.
-  if (citus) {
-    return sql`select ${columnsOf(query)}, ${query.contractId !== 0n ? contractAddress : sql`null::bytea`} as evm_address
-from contract_log cl
-where ${where}
-order by cl.consensus_timestamp ${dir}, cl.index ${dir}
-limit ${query.limit}`;
-  }
   const slack = sql`${query.closeIntervalNs.toString()}::bigint`;
   const edge = query.order === 'desc' ? sql`min` : sql`max`;
   const beyond = query.order === 'desc' ? sql`>` : sql`<`;
-  const evmAddress = query.contractId !== 0n ? contractAddress : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
+  const evmAddress = query.contractId !== 0n ? contractAddressOf(query) : sql`(select e.evm_address from entity e where e.id = l.contract_id)`;
   const logs = sql`with page as (
   ${pageSql(query, where)}
 ), edge as (
@@ -259,11 +297,12 @@ export function boxesIn(boxes: readonly Box[], part: Part): Box[] {
 export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   const layout = dbLayout(db);
   const planned = (statement: Sql) => (perExecution(query, layout) ? planPerExecution(statement) : statement);
-  if (!citusSafe(layout)) return db.query<LogRow>(planned(logsSql(query)));
+  const citus = citusSafe(layout);
+  if (!citus && query.lookups !== 'apart') return db.query<LogRow>(planned(logsSql(query)));
   // newest first on partitioned tables in two steps (newestFirst.ts)
   const read = (part: Part | undefined, limit: number) => {
     const boxes = part === undefined ? query.boxes : boxesIn(query.boxes, part);
-    return boxes.length === 0 ? Promise.resolve([]) : db.query<LogRow>(planned(logsSql({ ...query, boxes, limit }, true)));
+    return boxes.length === 0 ? Promise.resolve([]) : db.query<LogRow>(planned(pageAloneSql({ ...query, boxes, limit }, citus)));
   };
   const rows = await newestFirst(query.split, query.order, query.limit, read, {
     db,
@@ -271,8 +310,14 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
     open: query.topics.size === 0 && query.boxes.length === 1 && isUnbounded(query.boxes[0]!.timestamp) && isUnbounded(query.boxes[0]!.index),
     timestampOf: (row) => BigInt(row.consensus_timestamp),
   });
-  if (query.contractId === 0n) await withEvmAddresses(db, rows);
-  return withBlocks(db, rows, query.closeIntervalNs);
+  // sent together: one round trip with db.pool.batchStatements
+  await Promise.all([
+    query.contractId === 0n ? withEvmAddresses(db, rows) : undefined,
+    query.lookups === 'apart' && query.blockNs !== undefined
+      ? withBlocksInRange(db, rows, query.closeIntervalNs, query.blockNs)
+      : withBlocks(db, rows, query.closeIntervalNs),
+  ]);
+  return rows;
 }
 
 export interface HashedTransaction {
