@@ -96,15 +96,17 @@ const allSingle = (boxes: readonly Box[]): boolean =>
   boxes.every((b) => b.timestamp.lower !== undefined && b.timestamp.lower.value === b.timestamp.upper?.value);
 
 /**
- * The first `limit` matching rows in timestamp order. Several boxes that are ranges (page 2 and
- * later of a listing: `timestamp=lte:T&index=lt:I` is "T with index < I, or before T") are read as
- * one ordered, limited scan per box, merged: their OR under one hull makes the generic plan a
- * bitmap scan of the whole hull sorted at the end (0.65 s for a 4-day topic search of the network
- * listing at scale 30, against 1 ms for one box), while each box alone is an ordered index scan
- * that stops after `limit` matches.
+ * The first `limit` matching rows in timestamp order (`exact`: in (timestamp, index) order, the page
+ * cut exactly; an index scan on (contract_id, consensus_timestamp desc, index) then sorts each
+ * timestamp's few logs as it goes). Several boxes that are ranges (page 2 and later of a listing:
+ * `timestamp=lte:T&index=lt:I` is "T with index < I, or before T") are read as one ordered, limited
+ * scan per box, merged: their OR under one hull makes the generic plan a bitmap scan of the whole
+ * hull sorted at the end (0.65 s for a 4-day topic search of the network listing at scale 30, against
+ * 1 ms for one box), while each box alone is an ordered index scan that stops after `limit` matches.
  */
-function pageSql(query: LogQuery, where: Sql): Sql {
+function pageSql(query: LogQuery, where: Sql, exact = false): Sql {
   const dir = direction(query.order);
+  const order = (alias: Sql) => (exact ? sql`${alias}.consensus_timestamp ${dir}, ${alias}.index ${dir}` : sql`${alias}.consensus_timestamp ${dir}`);
   const ids = query.contractIds;
   // several contracts: one ordered scan of each contract's index, merged (`= any(...)` reads every log
   // of every contract in the range and sorts them; on Citus, which refuses a LIMIT in a lateral subquery
@@ -117,28 +119,28 @@ function pageSql(query: LogQuery, where: Sql): Sql {
       select ${columnsOf(query)}
       from contract_log cl
       where cl.contract_id = c.id and ${conditions}
-      order by cl.consensus_timestamp ${dir}
+      order by ${order(sql`cl`)}
       limit ${query.limit}
     ) x
-    order by x.consensus_timestamp ${dir}
+    order by ${order(sql`x`)}
     limit ${query.limit})`
       : sql`(select ${columnsOf(query)}
     from contract_log cl
     where ${conditions}
-    order by cl.consensus_timestamp ${dir}
+    order by ${order(sql`cl`)}
     limit ${query.limit})`;
   if (query.boxes.length < 2 || allSingle(query.boxes)) {
     if (perContract) return scan(logConditions(query, true));
     return sql`select ${columnsOf(query)}
   from contract_log cl
   where ${where}
-  order by cl.consensus_timestamp ${dir}
+  order by ${order(sql`cl`)}
   limit ${query.limit}`;
   }
   const common = commonConditions(query, perContract);
   const parts = query.boxes.map((box) => scan(and([...common, ...boxConditions(box)])));
   return sql`select * from (${join(parts, ' union all ')}) boxes
-  order by consensus_timestamp ${dir}
+  order by ${order(sql`boxes`)}
   limit ${query.limit}`;
 }
 
@@ -179,30 +181,24 @@ const contractAddressOf = (query: Pick<LogQuery, 'contractId'>): Sql => sql`(sel
  * shard (logsSql's page / edge / union became five steps there, two of them over every shard); for one
  * contract it routes it to the contract's shard, whose server plans contract_log's partitions once,
  * not twice (3.4 against 7.3 ms of CPU for a contract without logs over 88 partitions;
- * docs/scaling.md). On PostgreSQL several contracts are read one ordered scan each, merged, as
- * pageSql does (`= any(...)` reads every log of every contract in the range and sorts them; Citus
- * refuses a LIMIT in a lateral subquery over shards).
+ * docs/scaling.md). On PostgreSQL it is pageSql's page cut on (timestamp, index): several contracts
+ * and the boxes after a page are each read by an ordered scan of their own, merged (Citus refuses a
+ * LIMIT in a lateral subquery over shards); under one OR the generic plan reads the whole hull and
+ * sorts it.
  */
 export function pageAloneSql(query: LogQuery, citus: boolean): Sql {
   const dir = direction(query.order);
-  const ids = query.contractIds;
-  if (!citus && ids !== undefined && ids.length > 1) {
-    return sql`select x.* from unnest(${ids.map(String)}::bigint[]) as c(id)
-cross join lateral (
-  select ${columnsOf(query)}, null::bytea as evm_address
-  from contract_log cl
-  where cl.contract_id = c.id and ${logConditions(query, true)}
-  order by cl.consensus_timestamp ${dir}, cl.index ${dir}
-  limit ${query.limit}
-) x
-order by x.consensus_timestamp ${dir}, x.index ${dir}
-limit ${query.limit}`;
-  }
-  return sql`select ${columnsOf(query)}, ${query.contractId !== 0n ? contractAddressOf(query) : sql`null::bytea`} as evm_address
+  const address = query.contractId !== 0n ? contractAddressOf(query) : sql`null::bytea`;
+  if (citus) {
+    return sql`select ${columnsOf(query)}, ${address} as evm_address
 from contract_log cl
 where ${logConditions(query)}
 order by cl.consensus_timestamp ${dir}, cl.index ${dir}
 limit ${query.limit}`;
+  }
+  return sql`select p.*, ${address} as evm_address
+from (${pageSql(query, logConditions(query), true)}) p
+order by p.consensus_timestamp ${dir}, p.index ${dir}`;
 }
 
 /**

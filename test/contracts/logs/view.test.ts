@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Box } from '../../../src/contracts/logs/params.ts';
-import { logConditions, logsSql } from '../../../src/contracts/logs/query.ts';
+import { logConditions, logsSql, pageAloneSql } from '../../../src/contracts/logs/query.ts';
 import { INT32, INT64, rangeOf } from '../../../src/db/range.ts';
 import { logView } from '../../../src/contracts/logs/view.ts';
 import { toJson } from '../../../src/format/json.ts';
@@ -162,4 +162,19 @@ test('page: several range boxes are one ordered, limited scan each, merged; one 
   assert.equal(probes.match(/from contract_log cl/g)?.length, 1);
   const one = page(logsSql({ ...base, boxes: [box([1n, 9n])] }).compile().text);
   assert.equal(one.match(/from contract_log cl/g)?.length, 1);
+});
+
+test('the page alone (eth_getLogs): the boxes after a page and several contracts are ordered scans cut on (timestamp, index)', () => {
+  const base = { contractId: 7n, topics: new Map(), order: 'asc' as const, limit: 1000, closeIntervalNs: 10n };
+  const after = pageAloneSql({ ...base, boxes: [box([9n, 9n], [3n]), box([10n, 99n])] }, false).compile().text;
+  assert.equal(after.match(/from contract_log cl/g)?.length, 2);
+  assert.match(after, /union all/);
+  assert.doesNotMatch(after, / or /);
+  assert.equal(after.match(/order by cl\.consensus_timestamp asc, cl\.index asc\s+limit/g)?.length, 2);
+  const several = pageAloneSql({ ...base, contractId: 0n, contractIds: [7n, 8n], boxes: [box([1n, 99n])] }, false).compile().text;
+  assert.match(several, /cross join lateral/);
+  assert.doesNotMatch(several, /= any/);
+  // on Citus: one statement, no lateral
+  const citus = pageAloneSql({ ...base, contractId: 0n, contractIds: [7n, 8n], boxes: [box([9n, 9n], [3n]), box([10n, 99n])] }, true).compile().text;
+  assert.doesNotMatch(citus, /lateral|union/);
 });
