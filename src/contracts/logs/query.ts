@@ -1,12 +1,12 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
 import type { Db } from '../../db/db.ts';
-import { citusSafe, type DbLayout, dbLayout, hasTopicIndexes } from '../../db/layout.ts';
-import { INT32, INT64, type Range, isUnbounded, rangeSql } from '../../db/range.ts';
+import { citusSafe, dbLayout } from '../../db/layout.ts';
+import { INT32, INT64, isUnbounded, rangeSql } from '../../db/range.ts';
 import { and, direction, join, or, type Order, planPerExecution, type Sql, sql } from '../../db/sql.ts';
-import type { HexBytes } from '../../format/hex.ts';
 import { type Box, TOPIC_KEYS, type TopicKey } from './params.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { withBlocks, withBlocksInRange } from './blocks.ts';
+import { perExecution } from './planChoice.ts';
 import { type Part, type Split, newestFirst, within } from '../common/newestFirst.ts';
 import type { LogRow } from './rows.ts';
 
@@ -258,33 +258,6 @@ left join lateral (
 order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 }
 
-/**
- * Whether the page is planned for its values (src/db/sql.ts, PlanChoice; measured per statement by
- * bench/scenarios/planSweep.ts, docs/performance.md "Plans and plan choice"):
- * - every contract's logs with topics: yes. Two topic equalities make a generic plan expect one row,
- *   read the whole range and sort it (1.1 s for a week); planned for its values, a common topic is an
- *   ordered walk that stops after a page and a rare one takes a topic index.
- * - one contract's logs (or the listed contracts' of the `address` filter) with topics: only with the
- *   recommended topic indexes. Without them the
- *   contract's index is the only bounded plan, and a custom plan that expects few matches takes the
- *   whole range's primary key instead (0.5-0.7 s against 0.25-0.3 s); with them a custom plan takes a
- *   topic index for a rare topic (0.5 ms against 0.25 s for the contract's index).
- * - one value of topic0 and no other topic: never. Its index, `(topic0, consensus_timestamp)` or
- *   `(contract_id, topic0, consensus_timestamp)` where they exist, delivers the page's order for any
- *   value (0.2-2.4 ms for dense, rare and absent signatures over a week, generic and custom alike), and
- *   without them nothing beats the ordered walk; planning such a statement per request cost a third of
- *   the bench mix's throughput (1,001 against 1,480 requests/s at 16 connections).
- * - no topic: never: the ordered walk of the contract's (or the primary) index is right for any values.
- */
-export function perExecution(query: Pick<LogQuery, 'contractId' | 'contractIds' | 'topics'>, layout: DbLayout | undefined): boolean {
-  if (query.topics.size === 0 || signatureOnly(query.topics)) return false;
-  const everyContract = query.contractId === 0n && query.contractIds === undefined;
-  return everyContract || hasTopicIndexes(layout);
-}
-
-/** The search names one event signature (topic0) and nothing else. */
-const signatureOnly = (topics: LogQuery['topics']): boolean => topics.size === 1 && topics.get('topic0')?.length === 1;
-
 /** The boxes narrowed to one part of the timestamps (newestFirst.ts); those left empty dropped. */
 export function boxesIn(boxes: readonly Box[], part: Part): Box[] {
   return boxes.map((box) => ({ ...box, timestamp: within(box.timestamp, part) })).filter((box) => !box.timestamp.empty);
@@ -314,27 +287,4 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
       : withBlocks(db, rows, query.closeIntervalNs),
   ]);
   return rows;
-}
-
-export interface HashedTransaction {
-  consensus_timestamp: string;
-  hash: HexBytes;
-}
-
-/**
- * Transactions whose hash starts with these 32 bytes (the 48-byte Hedera hash, or the 32-byte
- * Ethereum hash the importer wrote there), within the user's timestamp bounds, in the page order.
- * The partition is chosen by the first byte, as the importer's get_transaction_info_by_hash does; on
- * the v2 layout, where the table is distributed by distribution_id (the hash's first two bytes as a
- * signed big-endian integer), the shard by that, as v2's get_transaction_info_by_hash does.
- */
-export function findTransactionsByHash(db: Db, first32: Buffer, timestamp: Range<bigint>, order: Order, limit: number): Promise<HashedTransaction[]> {
-  return db.query<HashedTransaction>(sql`select consensus_timestamp, hash from transaction_hash
-    where ${and([
-      citusSafe(dbLayout(db)) ? sql`distribution_id = ${first32.readInt16BE(0)}` : sql`mod(get_byte(hash, 0), 32) = ${first32[0]! % 32}`,
-      sql`substring(hash from 1 for 32) = ${first32}`,
-      ...rangeSql(sql`consensus_timestamp`, timestamp, 'bigint', INT64),
-    ])}
-    order by consensus_timestamp ${direction(order)}
-    limit ${limit}`);
 }

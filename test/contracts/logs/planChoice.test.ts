@@ -1,10 +1,10 @@
 /**
- * Which log searches are planned per execution (perExecution, src/contracts/logs/query.ts): the rules
+ * Which log searches are planned per execution (perExecution, src/contracts/logs/planChoice.ts): the rules
  * measured in docs/performance.md "Plans and plan choice".
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { perExecution } from '../../../src/contracts/logs/query.ts';
+import { perExecution } from '../../../src/contracts/logs/planChoice.ts';
 import type { TopicKey } from '../../../src/contracts/logs/params.ts';
 import type { DbLayout } from '../../../src/db/layout.ts';
 
