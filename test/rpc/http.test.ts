@@ -90,6 +90,24 @@ test('eth_getLogs: the listing rows of the block range, oldest first as the rela
   }
 });
 
+test('eth_getLogs: an answer of one page goes out whole with its length, one of several pages chunked, the same text', async () => {
+  const whole = await serveRpc(database.db);
+  try {
+    const body = { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }] };
+    const ask = (base: string) =>
+      fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: JSON.stringify(body) });
+    const [one, paged] = await Promise.all([ask(whole.base), ask(served.base)]);
+    const [oneText, pagedText] = await Promise.all([one.text(), paged.text()]);
+    assert.equal(one.headers.get('content-length'), String(Buffer.byteLength(oneText)));
+    assert.equal(one.headers.get('transfer-encoding'), null);
+    assert.equal(paged.headers.get('transfer-encoding'), 'chunked');
+    assert.ok((JSON.parse(pagedText).result as unknown[]).length > 1);
+    assert.equal(oneText, pagedText);
+  } finally {
+    await whole.close();
+  }
+});
+
 test('eth_getLogs: the relay errors for block ranges, with HTTP 400', async () => {
   const cases: Array<[unknown, number, string]> = [
     [{ toBlock: hex(earlierBlock) }, -32011, 'Provided toBlock parameter without specifying fromBlock'],
