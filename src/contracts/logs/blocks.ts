@@ -29,7 +29,6 @@ const blocksOf = (db: Db): LRUCache<string, RecordFileRow> =>
  * without one are read.
  */
 export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint): Promise<LogRow[]> {
-  for (const row of rows) row.block_consensus_start = row.block_consensus_end = row.block_index = row.block_hash = null;
   if (rows.length === 0) return rows;
   const timestamps = [...new Set(rows.map((r) => r.consensus_timestamp))];
   const searchEnd = recordFileSearchEnd(timestamps, closeIntervalNs);
@@ -58,13 +57,17 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
     byTimestamp.set(ts, file);
     if (compareDecimal(file.consensus_start, ts) <= 0) cache.set(ts, file);
   }
+  return withFiles(rows, byTimestamp);
+}
+
+/** Each row with the record file of its timestamp in `byTimestamp`, or none. */
+function withFiles(rows: LogRow[], byTimestamp: ReadonlyMap<string, RecordFileRow>): LogRow[] {
   for (const row of rows) {
     const file = byTimestamp.get(row.consensus_timestamp);
-    if (file === undefined) continue;
-    row.block_consensus_start = file.consensus_start;
-    row.block_consensus_end = file.consensus_end;
-    row.block_index = file.index;
-    row.block_hash = file.hash;
+    row.block_consensus_start = file?.consensus_start ?? null;
+    row.block_consensus_end = file?.consensus_end ?? null;
+    row.block_index = file?.index ?? null;
+    row.block_hash = file?.hash ?? null;
   }
   return rows;
 }
@@ -97,15 +100,7 @@ export async function withBlocksInRange(db: Db, rows: LogRow[], closeIntervalNs:
   );
   // blocks far shorter than the average here: the range stops, and the page is probed
   if (files.length > 2 * timestamps.length) return withBlocks(db, rows, closeIntervalNs);
-  const byTimestamp = assignRecordFiles(timestamps, files);
-  for (const row of rows) {
-    const file = byTimestamp.get(row.consensus_timestamp);
-    row.block_consensus_start = file?.consensus_start ?? null;
-    row.block_consensus_end = file?.consensus_end ?? null;
-    row.block_index = file?.index ?? null;
-    row.block_hash = file?.hash ?? null;
-  }
-  return rows;
+  return withFiles(rows, assignRecordFiles(timestamps, files));
 }
 
 /**
