@@ -4,12 +4,10 @@
  * 32 bytes, `removed` always false (a Hedera block is final). Made from the logs listings' own
  * item (src/contracts/logs/view.ts), so that the rows and rules are the REST routes'.
  */
-import { topicsView } from '../contracts/common/log.ts';
+import { logAddress, topicsView } from '../contracts/common/log.ts';
 import type { LogRow, RecordFileRow } from '../contracts/logs/rows.ts';
-import type { LogView } from '../contracts/logs/view.ts';
-import { longZeroAddress } from '../format/entityId.ts';
-import { hex, hexPadded } from '../format/hex.ts';
-import { int8 } from '../format/json.ts';
+import { type LogView, blockHashOf, blockNumberOf } from '../contracts/logs/view.ts';
+import { hexPadded } from '../format/hex.ts';
 
 /** A number as 0x-hex without leading zeros (the relay's numberTo0x). */
 export const quantity = (value: number | bigint | string): string =>
@@ -44,9 +42,9 @@ export function rpcLogJson(log: RpcLogFields): string {
  */
 export function rpcLogJsonOf(row: LogRow, block: RecordFileRow | undefined): string {
   return rpcLogJson({
-    address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
-    block_hash: block ? `0x${block.hash}` : '0x',
-    block_number: block ? int8(block.index) : null,
+    address: logAddress(row),
+    block_hash: blockHashOf(block),
+    block_number: blockNumberOf(block),
     data: hexPadded(row.data, 64),
     index: row.index,
     topics: topicsView(row),

@@ -24,9 +24,13 @@ export function topicsView(row: Pick<LogCoreRow, 'topic0' | 'topic1' | 'topic2' 
   return topics;
 }
 
+/** A log's `address`: its contract's EVM address, else the contract's long-zero address. */
+export const logAddress = (row: Pick<LogCoreRow, 'contract_id' | 'evm_address'>): string | null =>
+  row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id);
+
 /** The six keys every log item starts with (the whole log item of a detailed result). */
 export const logCore = (row: LogCoreRow) => ({
-  address: row.evm_address !== null ? hex(row.evm_address) : longZeroAddress(row.contract_id),
+  address: logAddress(row),
   bloom: hex(row.bloom),
   contract_id: entityIdToString(row.contract_id),
   data: hexPadded(row.data, 64),
