@@ -3,7 +3,7 @@
  * never more than one page (rpc.pageSize logs, plus the logs of one timestamp held back) in memory,
  * whatever the range. The statement is the logs listings' own (src/contracts/logs/query.ts, findLogs)
  * with the (timestamp, index) boxes after the last log written; a page's addresses and record files
- * are read apart from it (`lookups: 'apart'`): pages of hundreds of logs from a few blocks read their
+ * are read apart from it (`apart`): pages of hundreds of logs from a few blocks read their
  * blocks as one range, where the listings' statement probes once per log.
  *
  * Each statement reads one window of consensus time at most, so that no statement scans without
@@ -87,7 +87,8 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   let end = search.to - start >= width ? start + width - 1n : search.to;
   // with addresses, the logs of the last timestamp read wait for the next page (the order within a timestamp is the relay's)
   let held: LogRow[] = [];
-  const blockNs = (search.to - search.from + 1n) / (search.blocks > 0n ? search.blocks : 1n);
+  // the searched blocks' average length (a search holds one block at least)
+  const apart = { blockNs: (search.to - search.from + 1n) / search.blocks };
   const ids = search.contractIds;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
@@ -102,8 +103,7 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
             boxes,
             topics: search.topics,
             bloom: false,
-            lookups: 'apart',
-            blockNs,
+            apart,
             order: 'asc',
             limit,
             closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,

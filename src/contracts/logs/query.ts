@@ -31,19 +31,14 @@ export interface LogQuery {
   /** Where a newest-first page is read in two steps (newestFirst.ts, splitAt); undefined: in one. */
   split?: Split | undefined;
   /**
-   * Where the page's addresses and record files are read. 'joined' (the default): in the page's own
-   * statement, a probe per row, one round trip (the listings' pages of up to 100 logs). 'apart': in
-   * statements of their own, sent together after the page, the record files as one range
-   * (withBlocksInRange): for pages of hundreds of logs from a few blocks (eth_getLogs), where a
-   * probe per row costs the database more than the page itself. On Citus always apart.
+   * Where the page's addresses and record files are read. Without it: in the page's own statement, a
+   * probe per row, one round trip (the listings' pages of up to 100 logs; on Citus in statements of
+   * their own, probed per timestamp: withBlocks). With it: in statements of their own, sent together
+   * after the page, for pages of hundreds of logs from a few blocks (eth_getLogs), where a probe per
+   * row costs the database more than the page itself. `blockNs`, the searched blocks' average length
+   * in nanoseconds, tells withBlocksInRange whether to read the record files as one range.
    */
-  lookups?: 'joined' | 'apart';
-  /**
-   * With 'apart': the average length of the searched blocks in nanoseconds, when known. A page that
-   * spans fewer blocks than it has timestamps then reads its record files as one range
-   * (withBlocksInRange); otherwise, or without it, one probe per timestamp (withBlocks).
-   */
-  blockNs?: bigint;
+  apart?: { blockNs: bigint };
 }
 
 const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, cl.index, cl.root_contract_id,
@@ -218,7 +213,7 @@ order by p.consensus_timestamp ${dir}, p.index ${dir}`;
  * and last log, which for a sparse contract spans months). Probing once per distinct timestamp
  * instead needs a join back to the rows, which a generic plan (expecting one row) makes a nested
  * loop over every pair: slower on dense pages. assignRecordFiles then attributes the candidates.
- * (eth_getLogs's pages of up to 1,000 logs read theirs apart: LogQuery.lookups.)
+ * (eth_getLogs's pages of up to 1,000 logs read theirs apart: LogQuery.apart.)
  */
 export function logsSql(query: LogQuery, citus = false): Sql {
   if (citus) return pageAloneSql(query, true);
@@ -267,7 +262,7 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   const layout = dbLayout(db);
   const planned = (statement: Sql) => (perExecution(query, layout) ? planPerExecution(statement) : statement);
   const citus = citusSafe(layout);
-  if (!citus && query.lookups !== 'apart') return db.query<LogRow>(planned(logsSql(query)));
+  if (!citus && query.apart === undefined) return db.query<LogRow>(planned(logsSql(query)));
   // newest first on partitioned tables in two steps (newestFirst.ts)
   const read = (part: Part | undefined, limit: number) => {
     const boxes = part === undefined ? query.boxes : boxesIn(query.boxes, part);
@@ -282,9 +277,7 @@ export async function findLogs(db: Db, query: LogQuery): Promise<LogRow[]> {
   // sent together: one round trip with db.pool.batchStatements
   await Promise.all([
     query.contractId === 0n ? withEvmAddresses(db, rows) : undefined,
-    query.lookups === 'apart' && query.blockNs !== undefined
-      ? withBlocksInRange(db, rows, query.closeIntervalNs, query.blockNs)
-      : withBlocks(db, rows, query.closeIntervalNs),
+    query.apart !== undefined ? withBlocksInRange(db, rows, query.closeIntervalNs, query.apart.blockNs) : withBlocks(db, rows, query.closeIntervalNs),
   ]);
   return rows;
 }
