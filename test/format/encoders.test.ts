@@ -1,7 +1,8 @@
 /**
  * The hand-written encoders of the large listings (format/json.ts Encoded) write exactly what toJson
  * writes for the same value: random rows with every nullable column null or not, ids of other
- * shards and realms, integers beyond 2^53, free text that JSON must escape, links that need escaping.
+ * shards and realms, integers beyond 2^53, free text that JSON must escape, links that need escaping;
+ * and eth_getLogs's log made straight from its row (src/rpc/logView.ts) is the text of its log item.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { logJson, logView } from '../../src/contracts/logs/view.ts';
 import { encodeEntityId } from '../../src/format/entityId.ts';
 import { Encoded, toJson } from '../../src/format/json.ts';
 import { listingPage } from '../../src/http/request/listing.ts';
+import { rpcLogJson, rpcLogJsonOf } from '../../src/rpc/logView.ts';
 import { random } from '../../bench/lib/random.ts';
 
 const rnd = random(20261127);
@@ -72,6 +74,13 @@ test('a log item encodes as toJson writes it', () => {
   for (let i = 0; i < 3000; i++) {
     const view = logView(logRow(), block());
     assert.equal(logJson(view), toJson(view));
+  }
+});
+
+test('a JSON-RPC log straight from its row is the text of its log item as the relay shows it', () => {
+  for (let i = 0; i < 3000; i++) {
+    const [row, file] = [logRow(), block()];
+    assert.equal(rpcLogJsonOf(row, file), rpcLogJson(logView(row, file)));
   }
 });
 
