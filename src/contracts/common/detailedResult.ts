@@ -8,6 +8,7 @@ import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
+import { blockHashOf, blockNumberOf } from './blockFields.ts';
 import { logCore } from './log.ts';
 import type { ResultRow } from './result.ts';
 import { fromAddress } from './result.ts';
@@ -143,8 +144,8 @@ export function detailedResult(
     timestamp: formatTimestamp(row.consensus_timestamp),
     to: eth?.to_address ? hexPadded(eth.to_address, 2) : longZeroAddress(row.contract_id),
     hash: hexPadded(row.transaction_hash, 2),
-    block_hash: block ? `0x${block.hash}` : '0x',
-    block_number: block ? int8(block.index) : null,
+    block_hash: blockHashOf(block),
+    block_number: blockNumberOf(block),
   };
   if (single) view.logs = single.logs.map(logCore);
   view.result = result;

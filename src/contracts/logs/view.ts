@@ -1,7 +1,8 @@
 import { entityIdToString } from '../../format/entityId.ts';
 import { hex, hexPadded } from '../../format/hex.ts';
-import { int8, jsonInteger, plainString } from '../../format/json.ts';
+import { jsonInteger, plainString } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
+import { blockHashOf, blockNumberOf } from '../common/blockFields.ts';
 import { logAddress, topicsView } from '../common/log.ts';
 import type { RecordFileRow, LogRow } from './rows.ts';
 
@@ -20,12 +21,6 @@ export interface LogView {
   transaction_hash: string;
   transaction_index: number | null;
 }
-
-/** A log's `block_hash`: its record file's hash, `0x` without one. */
-export const blockHashOf = (block: RecordFileRow | undefined): string => (block ? `0x${block.hash}` : '0x');
-
-/** A log's `block_number`: its record file's index, null without one. */
-export const blockNumberOf = (block: RecordFileRow | undefined): number | bigint | null => (block ? int8(block.index) : null);
 
 /**
  * The log item. Written out as one object literal rather than spreading logCore: on pages of 25-100
