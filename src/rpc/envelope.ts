@@ -12,18 +12,23 @@ const tail = (id: RpcId) => `,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 
 export const answerError = (id: RpcId, error: RpcError, requestId: string): string => `{"error":${errorJson(error, requestId)}${tail(id)}`;
 
+/** A piece of an answer as it goes out: text, or bytes (a page of logs, logPages.ts). */
+export type Chunk = string | Buffer;
+
+const RESULT_HEAD = Buffer.from('{"result":[');
+
 /**
- * The answer's text: whole when the logs are one page or none (most calls: sent with a length, in one
+ * The answer: whole when the logs are one page or none (most calls: sent with a length, in one
  * write), else in chunks, written as they are read. The second page is read before anything is
  * written, to know which; an error before it becomes the error answer.
  */
-export async function outcomeChunks(outcome: Outcome, requestId: string): Promise<string | AsyncGenerator<string>> {
+export async function outcomeChunks(outcome: Outcome, requestId: string): Promise<Chunk | AsyncGenerator<Chunk>> {
   const { id } = outcome;
   if ('error' in outcome) return answerError(id, outcome.error, requestId);
   const { answer } = outcome;
   if ('json' in answer) return `{"result":${answer.json}${tail(id)}`;
-  let first: IteratorResult<string>;
-  let second: IteratorResult<string>;
+  let first: IteratorResult<Buffer>;
+  let second: IteratorResult<Buffer>;
   try {
     first = await answer.pages.next();
     second = first.done ? first : await answer.pages.next();
@@ -31,30 +36,32 @@ export async function outcomeChunks(outcome: Outcome, requestId: string): Promis
   } catch (err) {
     return answerError(id, asRpcError(err), requestId);
   }
-  if (second.done) return `{"result":[${first.done ? '' : first.value}]${tail(id)}`;
+  if (first.done) return `{"result":[]${tail(id)}`;
+  if (second.done) return Buffer.concat([RESULT_HEAD, first.value, Buffer.from(`]${tail(id)}`)]);
+  // every page after the first starts with its comma
   return (async function* () {
-    yield `{"result":[${first.value!}`;
-    yield `,${second.value}`;
-    for await (const page of answer.pages) yield `,${page}`;
+    yield Buffer.concat([RESULT_HEAD, first.value]);
+    yield second.value;
+    for await (const page of answer.pages) yield page;
     await answer.finish?.();
     yield `]${tail(id)}`;
   })();
 }
 
 /** An answer's chunks with its first page read only when they are first asked for: a batch's answers read one after another. */
-export async function* deferredChunks(outcome: Outcome, requestId: string): AsyncGenerator<string> {
+export async function* deferredChunks(outcome: Outcome, requestId: string): AsyncGenerator<Chunk> {
   const chunks = await outcomeChunks(outcome, requestId);
-  if (typeof chunks === 'string') yield chunks;
+  if (typeof chunks === 'string' || Buffer.isBuffer(chunks)) yield chunks;
   else yield* chunks;
 }
 
 /** A text as the chunks of an answer. */
-export async function* single(text: string): AsyncGenerator<string> {
+export async function* single(text: string): AsyncGenerator<Chunk> {
   yield text;
 }
 
 /** A batch's answers, in request order, as one JSON array written as it is read. */
-export async function* batchChunks(answers: readonly AsyncIterable<string>[]): AsyncGenerator<string> {
+export async function* batchChunks(answers: readonly AsyncIterable<Chunk>[]): AsyncGenerator<Chunk> {
   yield '[';
   for (let i = 0; i < answers.length; i++) {
     if (i > 0) yield ',';

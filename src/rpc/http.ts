@@ -66,7 +66,7 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
         return reply
           .code(status)
           .header('content-type', CONTENT_TYPE)
-          .send(typeof chunks === 'string' ? chunks : Readable.from(chunks, { objectMode: false }));
+          .send(typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : Readable.from(chunks, { objectMode: false }));
       }
       if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
       const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));

@@ -29,6 +29,7 @@ import { findLogs } from '../contracts/logs/query.ts';
 import type { LogRow } from '../contracts/logs/rows.ts';
 import type { LogSearch } from './logSearch.ts';
 import { rpcLogJsonOf } from './logView.ts';
+import { asciiJoin } from '../format/ascii.ts';
 
 interface Cursor {
   timestamp: bigint;
@@ -69,16 +70,26 @@ export interface PagesProgress {
   lastBlock?: bigint;
 }
 
-function json(rows: readonly LogRow[], progress: PagesProgress | undefined): string {
+/**
+ * A page's logs as JSON text (ASCII: hex, numbers and keys), separated by commas, in the bytes that
+ * go out; after an earlier page (`continued`), with a comma before its first log.
+ */
+function json(rows: readonly LogRow[], progress: PagesProgress | undefined, continued: boolean): Buffer {
   const blocks = pageBlocks(rows);
-  const text = rows.map((row) => rpcLogJsonOf(row, blocks.get(row.consensus_timestamp))).join(',');
+  const text = asciiJoin(
+    rows.map((row) => rpcLogJsonOf(row, blocks.get(row.consensus_timestamp))),
+    continued,
+  );
   const last = rows.length > 0 ? blocks.get(rows[rows.length - 1]!.consensus_timestamp) : undefined;
   if (progress && last !== undefined) progress.lastBlock = BigInt(last.index);
   return text;
 }
 
-/** The search's logs as JSON text, one chunk per page (logs separated by commas; no chunk is empty). */
-export async function* logPages(db: Db, config: Config, search: LogSearch, progress?: PagesProgress): AsyncGenerator<string> {
+/**
+ * The search's logs as JSON text, one chunk of bytes per page, that joined make the items of one array:
+ * logs separated by commas, every page after the first starting with one (no chunk is empty).
+ */
+export async function* logPages(db: Db, config: Config, search: LogSearch, progress?: PagesProgress): AsyncGenerator<Buffer> {
   const limit = config.rpc.pageSize;
   let cursor: Cursor | undefined;
   // the window: from `start` (everything before it is read) to `end`
@@ -90,24 +101,25 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   // the searched blocks' average length (a search holds one block at least)
   const apart = { blockNs: (search.to - search.from + 1n) / search.blocks };
   const ids = search.contractIds;
+  let pages = 0;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
     const began = performance.now();
-    const rows =
-      boxes.length === 0
-        ? []
-        : await findLogs(db, {
-            // one contract as the listings' contractId: its address is read once, in the page's statement
-            contractId: ids?.length === 1 ? ids[0]! : 0n,
-            ...(ids !== undefined && ids.length > 1 ? { contractIds: ids } : {}),
-            boxes,
-            topics: search.topics,
-            bloom: false,
-            apart,
-            order: 'asc',
-            limit,
-            closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
-          });
+    let rows: LogRow[] = [];
+    if (boxes.length > 0) {
+      rows = await findLogs(db, {
+        // one contract as the listings' contractId: its address is read once, in the page's statement
+        contractId: ids?.length === 1 ? ids[0]! : 0n,
+        ...(ids !== undefined && ids.length > 1 ? { contractIds: ids } : {}),
+        boxes,
+        topics: search.topics,
+        bloom: false,
+        apart,
+        order: 'asc',
+        limit,
+        closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+      });
+    }
     width = nextWidth(width, performance.now() - began, config.db.pool.statementTimeout);
     const last = rows[rows.length - 1];
     if (last !== undefined) cursor = { timestamp: BigInt(last.consensus_timestamp), index: last.index };
@@ -115,7 +127,7 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
     const windowDone = rows.length < limit;
     const done = windowDone && end >= search.to;
     if (search.addressOrder === undefined) {
-      if (rows.length > 0) yield json(rows, progress);
+      if (rows.length > 0) yield json(rows, progress, pages++ > 0);
     } else {
       const all = [...held, ...rows];
       const cut = windowDone ? all.length : all.findIndex((row) => row.consensus_timestamp === last!.consensus_timestamp);
@@ -129,7 +141,7 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
         i = j;
       }
       // the blocks of a page are found per page: a held timestamp keeps its record file columns
-      if (groups.length > 0) yield json(groups, progress);
+      if (groups.length > 0) yield json(groups, progress, pages++ > 0);
     }
     if (done) return;
     if (windowDone) {

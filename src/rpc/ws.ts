@@ -29,7 +29,7 @@ import { tookBytes } from '../http/server/load/stallWatch.ts';
 import { requestId as requestIdFrom } from '../http/server/plugins/accessLog.ts';
 import { parseJson } from './body.ts';
 import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
-import { answerError, batchChunks, deferredChunks, single } from './envelope.ts';
+import { type Chunk, answerError, batchChunks, deferredChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { NOT_IN_BATCH } from './methods.ts';
 import type { RpcNetworks } from './networks.ts';
@@ -91,7 +91,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         (err) => app.log.error({ err }, 'rpc websocket answer failed'),
         () => tookBytes(request.socket as Socket),
       );
-      const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<string>> => {
+      const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<Chunk>> => {
         const requestId = `${requestIdPrefix}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
         // in a batch the ws-server refuses these before any other check of the item (its id as given)

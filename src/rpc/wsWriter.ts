@@ -19,6 +19,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { WebSocket } from 'ws';
+import type { Chunk } from './envelope.ts';
 
 /** Bytes (about: characters) between two pings. */
 const PING_EVERY = 16384;
@@ -31,7 +32,7 @@ export interface WsWriter {
   /** A whole message (a notification): false when the connection is gone or was closed for it. */
   message(text: string): boolean;
   /** A message in chunks (an answer), after the messages before it; a chunk that fails closes the connection (1011). */
-  answer(chunks: AsyncIterable<string>): Promise<void>;
+  answer(chunks: AsyncIterable<Chunk>): Promise<void>;
 }
 
 export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (err: unknown) => void, tookBytes: () => void = () => {}): WsWriter {
@@ -51,7 +52,7 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
     tookBytes();
   });
   /** After `text` was handed to the socket: a ping, once PING_EVERY bytes went out since the last. */
-  const sent = (text: string) => {
+  const sent = (text: Chunk) => {
     unpinged += text.length;
     if (unpinged < PING_EVERY || pings.length >= MAX_PINGS || !open()) return;
     unpinged = 0;
@@ -71,11 +72,11 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
   };
 
   /** One frame, resolved once its bytes are handed to the socket (never, for a client that does not read: the close ends it). */
-  const fragment = (text: string, fin: boolean) =>
+  const fragment = (text: Chunk, fin: boolean) =>
     new Promise<void>((resolve, reject) => {
       const closed = () => reject(new Error('the WebSocket closed'));
       socket.once('close', closed);
-      socket.send(text, { fin }, (err) => {
+      socket.send(text, { fin, binary: false }, (err) => {
         socket.off('close', closed);
         if (err) reject(err);
         else resolve();
@@ -83,23 +84,29 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
       sent(text);
     });
 
-  /** `text` as frames of at most FRAGMENT characters, one after another. */
-  const frame = async (text: string, fin: boolean) => {
+  /**
+   * `text` as frames of at most FRAGMENT characters (bytes), one after another. Bytes are sent as
+   * they are, in a text message: the message's UTF-8 is checked whole, so a frame may end inside a
+   * character's bytes.
+   */
+  const frame = async (text: Chunk, fin: boolean) => {
     let start = 0;
     do {
       let end = Math.min(text.length, start + FRAGMENT);
-      // never between the halves of a surrogate pair: each frame's text is encoded on its own
-      if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
-      await fragment(text.slice(start, end), fin && end === text.length);
+      if (typeof text === 'string') {
+        // never between the halves of a surrogate pair: each frame's text is encoded on its own
+        if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+        await fragment(text.slice(start, end), fin && end === text.length);
+      } else await fragment(text.subarray(start, end), fin && end === text.length);
       start = end;
     } while (start < text.length);
   };
 
-  const write = async (chunks: AsyncIterable<string>) => {
+  const write = async (chunks: AsyncIterable<Chunk>) => {
     // the answers queued behind one a client never took read nothing once it is closed
     if (!open()) return;
     writing = true;
-    let last: string | undefined;
+    let last: Chunk | undefined;
     try {
       for await (const chunk of chunks) {
         if (!open()) return;

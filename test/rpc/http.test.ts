@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import WebSocket from 'ws';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
@@ -90,10 +91,24 @@ test('eth_getLogs: the listing rows of the block range, oldest first as the rela
   }
 });
 
-test('eth_getLogs: an answer of one page goes out whole with its length, one of several pages chunked, the same text', async () => {
+/** The text of the one message answering `body` over a WebSocket to `base`, and whether it came as text. */
+function overWebSocket(base: string, body: unknown): Promise<{ text: string; isBinary: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/rpc`);
+    socket.once('error', reject);
+    socket.once('open', () => socket.send(JSON.stringify(body)));
+    socket.once('message', (data: Buffer, isBinary: boolean) => {
+      resolve({ text: data.toString('utf8'), isBinary });
+      socket.close();
+    });
+  });
+}
+
+test('eth_getLogs: an answer of one page goes out whole with its length, one of several pages chunked, the same text, over HTTP and WebSockets', async () => {
   const whole = await serveRpc(database.db);
   try {
-    const body = { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }] };
+    // an id of characters beyond ASCII, of two, three and four bytes: the logs are bytes, the envelope text
+    const body = { jsonrpc: '2.0', id: 'é✓𝄞', method: 'eth_getLogs', params: [{ fromBlock: hex(earlierBlock), toBlock: hex(logBlock) }] };
     const ask = (base: string) =>
       fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body: JSON.stringify(body) });
     const [one, paged] = await Promise.all([ask(whole.base), ask(served.base)]);
@@ -101,8 +116,15 @@ test('eth_getLogs: an answer of one page goes out whole with its length, one of 
     assert.equal(one.headers.get('content-length'), String(Buffer.byteLength(oneText)));
     assert.equal(one.headers.get('transfer-encoding'), null);
     assert.equal(paged.headers.get('transfer-encoding'), 'chunked');
-    assert.ok((JSON.parse(pagedText).result as unknown[]).length > 1);
+    const parsed = JSON.parse(pagedText) as { result: unknown[]; id: string };
+    assert.ok(parsed.result.length > 1);
+    assert.equal(parsed.id, 'é✓𝄞');
     assert.equal(oneText, pagedText);
+    for (const base of [whole.base, served.base]) {
+      const message = await overWebSocket(base, body);
+      assert.equal(message.isBinary, false, 'a text message');
+      assert.equal(message.text, oneText);
+    }
   } finally {
     await whole.close();
   }
