@@ -14,6 +14,7 @@ import { cannon, type CannonResult } from './cannon.ts';
 import { post } from './jsonRpc.ts';
 import { addressTopics, SCENARIOS, type Scenario, scenarioCall } from './loadCalls.ts';
 import { probeRanges } from './probe.ts';
+import { clockTicks, sampleTree } from '../lib/proc.ts';
 import { samplePool } from './sample.ts';
 import { subscriptionLoad } from './subscribe.ts';
 
@@ -29,12 +30,14 @@ const USAGE = `  --a URL              endpoint A (the relay, e.g. http://127.0.0
   --ws URL             B's WebSocket (default: B with ws://)
   --sockets K          WebSockets the subscriptions share (default 50)
   --json FILE          every figure as JSON
-  --seed S             sampling seed (default 1)`;
+  --seed S             sampling seed (default 1)
+  --pid-a N, --pid-b N the side's server process: its CPU (with its workers) and every PostgreSQL process's, in ms a
+                       call of the measured seconds (/proc; steadier than requests/s on a shared machine)`;
 
 const OPTIONS = {
   a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' },
   warmup: { type: 'string' }, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
-  sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' },
+  sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' }, 'pid-a': { type: 'string' }, 'pid-b': { type: 'string' },
 } satisfies OptionsConfig;
 
 function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
@@ -56,6 +59,8 @@ function options({ values, fail }: ScenarioArgs<typeof OPTIONS>) {
     sockets: num.positiveInteger('sockets', values.sockets, 50),
     json: values.json,
     seed: num.integerAtLeast('seed', values.seed, 1, 0),
+    pidA: values['pid-a'] === undefined ? undefined : num.positiveInteger('pid-a', values['pid-a'], 1),
+    pidB: values['pid-b'] === undefined ? undefined : num.positiveInteger('pid-b', values['pid-b'], 1),
   };
 }
 
@@ -78,13 +83,30 @@ async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: nu
   return { logs, ms, same };
 }
 
-const fmt = (r: CannonResult) => `${r.rps} | ${r.p50} | ${r.p99} | ${r.max}${r.non2xx + r.errors + r.timeouts > 0 ? ` (${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}`;
+/** CPU in ms a call of the server's tree and of every PostgreSQL process, over one measured run. */
+interface CallCpu {
+  serverMs: number;
+  postgresMs: number;
+}
+
+/** `run` with the CPU that `pid`'s tree and PostgreSQL spent on it, a call (none without a pid). */
+async function withCpu(pid: number | undefined, run: () => Promise<CannonResult>): Promise<CannonResult & { cpu?: CallCpu }> {
+  const before = pid === undefined ? undefined : sampleTree(pid);
+  const result = await run();
+  const after = pid === undefined ? undefined : sampleTree(pid);
+  if (before === undefined || after === undefined || result.requests === 0) return result;
+  const ms = (ticks: number) => Math.round(((ticks * 1000) / clockTicks() / result.requests) * 100) / 100;
+  return { ...result, cpu: { serverMs: ms(after.ticks - before.ticks), postgresMs: ms(after.postgresTicks - before.postgresTicks) } };
+}
+
+const fmt = (r: CannonResult & { cpu?: CallCpu }) =>
+  `${r.rps} | ${r.p50} | ${r.p99} | ${r.max}${r.cpu ? ` (CPU ${r.cpu.serverMs} + ${r.cpu.postgresMs} ms)` : ''}${r.non2xx + r.errors + r.timeouts > 0 ? ` (${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts)` : ''}`;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const o = options(args);
   const pool = samplePool(o.psql, o.seed);
   const pairs = addressTopics(pool);
-  const rows: { scenario: Scenario; logs: number[]; ms: number[][]; same: boolean; problem?: string; a: CannonResult; b: CannonResult }[] = [];
+  const rows: { scenario: Scenario; logs: number[]; ms: number[][]; same: boolean; problem?: string; a: CannonResult & { cpu?: CallCpu }; b: CannonResult & { cpu?: CallCpu } }[] = [];
   console.log(`| calls | logs a call | alone, ms (relay/endpoint) | relay req/s | p50 ms | p99 ms | max ms | endpoint req/s | p50 ms | p99 ms | max ms | ratio |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const scenario of o.scenarios) {
@@ -92,13 +114,13 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
     const next = () => scenarioCall(pool, scenario, pairs, k++);
     const checked = await check(o.a, o.b, [next(), next(), next()]);
     const start = k;
-    const side = async (url: string) => {
+    const side = async (url: string, pid: number | undefined) => {
       if (o.warmup > 0) await cannon(url, next, o.connections, o.warmup, 60);
-      return cannon(url, next, o.connections, o.duration, 60);
+      return withCpu(pid, () => cannon(url, next, o.connections, o.duration, 60));
     };
-    const a = await side(o.a);
+    const a = await side(o.a, o.pidA);
     k = start;
-    const b = await side(o.b);
+    const b = await side(o.b, o.pidB);
     rows.push({ scenario, ...checked, a, b });
     const note = checked.problem ? ` check: ${checked.problem}` : checked.same ? '' : ' (answers differ)';
     const ratio = a.rps > 0 ? `${(b.rps / a.rps).toFixed(1)}x` : 'relay: none within the run';
