@@ -25,6 +25,8 @@ export const RPC_DEFAULTS: Tree = {
   timestampRangeLimit: 604800,
   /** Logs read from the database per page of a streamed eth_getLogs answer. */
   pageSize: 1000,
+  /** Pages of eth_getLogs answers read at once per process and database; the oldest call's pages first (src/rpc/pageGate.ts). */
+  pageReads: 4,
   /** How long a filter lives after its last use, ms (the relay's FILTER_TTL). */
   filterTtl: 300000,
   /** Filters one process keeps when they live in process (no Redis); the oldest go first. */
@@ -60,6 +62,7 @@ export interface RpcSettings {
   /** Seconds; 0: no limit. */
   timestampRangeLimit: number;
   pageSize: number;
+  pageReads: number;
   filterTtlMs: number;
   maxFilters: number;
   ws: {
@@ -97,6 +100,7 @@ export function rpcSettings(tree: Tree): RpcSettings {
     blockRangeLimit: integer(tree, 'rpc.blockRangeLimit', 1, 1_000_000_000),
     timestampRangeLimit: integer(tree, 'rpc.timestampRangeLimit', 0, 1_000_000_000_000),
     pageSize: integer(tree, 'rpc.pageSize', 1, 100_000),
+    pageReads: integer(tree, 'rpc.pageReads', 1, 100_000),
     filterTtlMs: integer(tree, 'rpc.filterTtl', 1000, 86_400_000),
     maxFilters: integer(tree, 'rpc.maxFilters', 1, 10_000_000),
     ws: {

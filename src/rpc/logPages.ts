@@ -30,6 +30,7 @@ import type { LogRow } from '../contracts/logs/rows.ts';
 import type { LogSearch } from './logSearch.ts';
 import { rpcLogJsonOf } from './logView.ts';
 import { asciiJoin } from '../format/ascii.ts';
+import { pageGateOf } from './pageGate.ts';
 
 interface Cursor {
   timestamp: bigint;
@@ -102,23 +103,34 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   const apart = { blockNs: (search.to - search.from + 1n) / search.blocks };
   const ids = search.contractIds;
   let pages = 0;
+  const gate = pageGateOf(db, config.rpc.pageReads);
+  const since = performance.now();
+  let reads = 0;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
+    // the first read at once (most answers are one page); the later ones in their turn, oldest walk
+    // first; a page's text is made right after its read, before another read starts
+    const leave = reads++ === 0 ? undefined : await gate.enter(since);
     const began = performance.now();
     let rows: LogRow[] = [];
-    if (boxes.length > 0) {
-      rows = await findLogs(db, {
-        // one contract as the listings' contractId: its address is read once, in the page's statement
-        contractId: ids?.length === 1 ? ids[0]! : 0n,
-        ...(ids !== undefined && ids.length > 1 ? { contractIds: ids } : {}),
-        boxes,
-        topics: search.topics,
-        bloom: false,
-        apart,
-        order: 'asc',
-        limit,
-        closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
-      });
+    try {
+      if (boxes.length > 0) {
+        rows = await findLogs(db, {
+          // one contract as the listings' contractId: its address is read once, in the page's statement
+          contractId: ids?.length === 1 ? ids[0]! : 0n,
+          ...(ids !== undefined && ids.length > 1 ? { contractIds: ids } : {}),
+          boxes,
+          topics: search.topics,
+          bloom: false,
+          apart,
+          order: 'asc',
+          limit,
+          closeIntervalNs: config.query.maxRecordFileCloseIntervalNs,
+        });
+      }
+    } finally {
+      // the next read is let in by a promise: it starts after this page's text, made synchronously below
+      leave?.();
     }
     width = nextWidth(width, performance.now() - began, config.db.pool.statementTimeout);
     const last = rows[rows.length - 1];

@@ -59,14 +59,16 @@ test('one client address beyond rpc.ws.maxConnectionsPerClient: refused 429 on t
   await Promise.all([...first.slice(1), again].map((c) => new Promise((resolve) => (c.socket!.once('close', resolve), c.socket!.close()))));
 });
 
-test('a client that asks for large answers and never reads: pages read only as it takes them, closed after server.stallTimeout, others answered', async () => {
+test('a client that asks for large answers and never reads: pages read only as it takes them, closed after server.stallTimeout, others answered, their pages too', async () => {
   let pages = 0;
   const counting = countingDb(database.db, (text) => {
     if (/from contract_log/.test(text)) pages++;
   });
-  // pages of 10 logs: the demo's whole range (about 1,200 logs, 0.8 MB) is some 120 pages an answer
+  // pages of 10 logs: the demo's whole range (about 1,200 logs, 0.8 MB) is some 120 pages an answer;
+  // one page read at a time (rpc.pageReads): a walk waiting for its client holds none
   const hostile = await serveRpc(counting, {
     HIERO_MIRROR_REST_SERVER_STALLTIMEOUT: '1500',
+    HIERO_MIRROR_REST_RPC_PAGEREADS: '1',
     HIERO_MIRROR_REST_RPC_PAGESIZE: '10',
     HIERO_MIRROR_REST_RPC_TIMESTAMPRANGELIMIT: '0',
     HIERO_MIRROR_REST_RPC_BLOCKRANGELIMIT: '100000000',
@@ -102,6 +104,10 @@ test('a client that asks for large answers and never reads: pages read only as i
       if (pages !== written) [written, stableSince] = [pages, Date.now()];
     }
     assert.ok(written < 10 * pagesPerAnswer, `${written} pages read for a client that reads nothing (${40 * pagesPerAnswer} asked for)`);
+    // the stalled walks hold no page read: another client's answer of 120 pages is read whole meanwhile
+    const other = await call(hostile.base, 'eth_getLogs', whole.params);
+    assert.equal(other.text, text);
+    written = pages;
     // closed once it has taken nothing for server.stallTimeout (1.5 s; the watch looks every 375 ms)
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.on('error', () => {});

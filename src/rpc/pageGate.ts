@@ -1,0 +1,91 @@
+/**
+ * The order in which eth_getLogs walks read their pages: at most `slots` page reads at once in a
+ * process, and of those waiting, the page of the oldest walk first.
+ *
+ * Without it every walk of several pages reads in turn with all the others: sixteen walks of 1,000
+ * blocks each take about sixteen times as long as one, and the longest walks the longest of all
+ * (the p99). Oldest first, a walk that has begun goes on at about the speed of one alone, and the
+ * newer ones wait their turn: the same work in the same time, but each answer finished as soon as
+ * it can be, so the slowest calls wait about as long as the average one.
+ *
+ * Only the read is held (the statements and the page's text, logPages.ts), never the write: a client
+ * that does not read its answer holds no slot while its socket is full.
+ */
+
+interface Waiter {
+  since: number;
+  order: number;
+  enter: () => void;
+}
+
+const before = (a: Waiter, b: Waiter): boolean => a.since < b.since || (a.since === b.since && a.order < b.order);
+
+export class PageGate {
+  private active = 0;
+  private arrivals = 0;
+  /** A binary min-heap of the waiting reads by (since, arrival). */
+  private readonly heap: Waiter[] = [];
+
+  constructor(private readonly slots: number) {}
+
+  /** Page reads under way and waiting. */
+  get load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.heap.length };
+  }
+
+  /** Waits for a slot for a page of the walk that began at `since` (performance.now()); the function returned gives it back, once. */
+  async enter(since: number): Promise<() => void> {
+    if (this.active < this.slots && this.heap.length === 0) this.active++;
+    else await new Promise<void>((enter) => this.push({ since, order: this.arrivals++, enter }));
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.pop();
+      // the slot goes straight to the next read; with none waiting it is free
+      if (next === undefined) this.active--;
+      else next.enter();
+    };
+  }
+
+  private push(waiter: Waiter): void {
+    const heap = this.heap;
+    let i = heap.push(waiter) - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!before(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): Waiter | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (heap.length > 0 && last !== undefined) {
+      heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let least = i;
+        if (l < heap.length && before(heap[l]!, heap[least]!)) least = l;
+        if (r < heap.length && before(heap[r]!, heap[least]!)) least = r;
+        if (least === i) break;
+        [heap[i], heap[least]] = [heap[least]!, heap[i]!];
+        i = least;
+      }
+    }
+    return top;
+  }
+}
+
+const gates = new WeakMap<object, PageGate>();
+
+/** The gate of the walks on `db` in this process (one per database: its pool is what the slots share). */
+export function pageGateOf(db: object, slots: number): PageGate {
+  let gate = gates.get(db);
+  if (gate === undefined) gates.set(db, (gate = new PageGate(slots)));
+  return gate;
+}
