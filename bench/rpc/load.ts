@@ -3,7 +3,7 @@
  * B (this service's /rpc) answer the same calls (bench/rpc/loadCalls.ts) at a fixed number of
  * connections, a warm-up and then the measured seconds, scenario by scenario, A first. Before each
  * scenario three of its calls go to both sides and their answers are checked (a list of logs, the same
- * on both). With --probe, the ranges the relay cannot answer in 30 s (bench/rpc/probe.ts); with
+ * on both). Each side starts once the machine is quiet: the calls a run leaves in flight go on. With --probe, the ranges the relay cannot answer in 30 s (bench/rpc/probe.ts); with
  * --subscriptions, eth_subscribe over WebSockets and the database's statements per second
  * (bench/rpc/subscribe.ts). See bench/rpc/README.md.
  */
@@ -14,7 +14,7 @@ import { cannon, type CannonResult } from './cannon.ts';
 import { post } from './jsonRpc.ts';
 import { addressTopics, SCENARIOS, type Scenario, scenarioCall } from './loadCalls.ts';
 import { probeRanges } from './probe.ts';
-import { clockTicks, sampleTree } from '../lib/proc.ts';
+import { clockTicks, sampleHostCpu, sampleTree } from '../lib/proc.ts';
 import { samplePool } from './sample.ts';
 import { subscriptionLoad } from './subscribe.ts';
 
@@ -83,6 +83,22 @@ async function check(a: string, b: string, calls: unknown[]): Promise<{ logs: nu
   return { logs, ms, same };
 }
 
+/**
+ * Waits until the machine is quiet (under 25 % of its cores busy over a second), at most 60 s: the
+ * relay and the reference go on with the calls a run left in flight (1,000 blocks: up to 20 s each),
+ * which would otherwise run during the next side's seconds. The seconds waited.
+ */
+async function quiet(): Promise<number> {
+  const began = performance.now();
+  while (performance.now() - began < 60_000) {
+    const before = sampleHostCpu();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = sampleHostCpu();
+    if (after.total > before.total && (after.busy - before.busy) / (after.total - before.total) < 0.25) break;
+  }
+  return Math.round((performance.now() - began) / 100) / 10;
+}
+
 /** CPU in ms a call of the server's tree and of every PostgreSQL process, over one measured run. */
 interface CallCpu {
   serverMs: number;
@@ -118,8 +134,11 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
       if (o.warmup > 0) await cannon(url, next, o.connections, o.warmup, 60);
       return withCpu(pid, () => cannon(url, next, o.connections, o.duration, 60));
     };
+    await quiet();
     const a = await side(o.a, o.pidA);
     k = start;
+    const waited = await quiet();
+    if (waited > 1.5) console.error(`${scenario.name}: ${waited} s until the machine was quiet after A`);
     const b = await side(o.b, o.pidB);
     rows.push({ scenario, ...checked, a, b });
     const note = checked.problem ? ` check: ${checked.problem}` : checked.same ? '' : ' (answers differ)';
