@@ -25,7 +25,7 @@ export const RPC_DEFAULTS: Tree = {
   timestampRangeLimit: 604800,
   /** Logs read from the database per page of a streamed eth_getLogs answer. */
   pageSize: 1000,
-  /** Pages of eth_getLogs answers read at once per process and database; the oldest call's pages first (src/rpc/pageGate.ts). */
+  /** Pages of eth_getLogs answers read at once per process and database, after each answer's first; by turns (src/rpc/pageGate.ts). */
   pageReads: 4,
   /** How long a filter lives after its last use, ms (the relay's FILTER_TTL). */
   filterTtl: 300000,

@@ -30,7 +30,7 @@ import type { LogRow } from '../contracts/logs/rows.ts';
 import type { LogSearch } from './logSearch.ts';
 import { rpcLogJsonOf } from './logView.ts';
 import { asciiJoin } from '../format/ascii.ts';
-import { pageGateOf } from './pageGate.ts';
+import { pageGateOf, pageTurn } from './pageGate.ts';
 
 interface Cursor {
   timestamp: bigint;
@@ -108,9 +108,10 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   let reads = 0;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
-    // the first read at once (most answers are one page); the later ones in their turn, oldest walk
-    // first; a page's text is made right after its read, before another read starts
-    const leave = reads++ === 0 ? undefined : await gate.enter(since);
+    // the first read at once (most answers are one page); the later ones in their turn (pageGate.ts);
+    // a page's text is made right after its read, before another read starts
+    const leave = reads === 0 ? undefined : await gate.enter(pageTurn(since, reads));
+    reads++;
     const began = performance.now();
     let rows: LogRow[] = [];
     try {

@@ -1,16 +1,25 @@
 /**
  * The order in which eth_getLogs walks read their pages: at most `slots` page reads at once in a
- * process, and of those waiting, the page of the oldest walk first.
+ * process, and of those waiting, the page of the walk whose turn is earliest first. A walk's turn is
+ * when it began plus PAGE_TURN_MS for each page it has read (pageTurn).
  *
  * Without it every walk of several pages reads in turn with all the others: sixteen walks of 1,000
  * blocks each take about sixteen times as long as one, and the longest walks the longest of all
- * (the p99). Oldest first, a walk that has begun goes on at about the speed of one alone, and the
- * newer ones wait their turn: the same work in the same time, but each answer finished as soon as
- * it can be, so the slowest calls wait about as long as the average one.
+ * (the p99). With it, a walk that has begun goes on at about the speed of one alone while newer ones
+ * wait: the same work in the same time, but each answer finished as soon as it can be. The pages
+ * a walk has read push its turn back, so that a walk of hundreds of pages (a week of one address)
+ * cannot hold the places while newer walks wait for its end: after a few pages it takes turns with
+ * them, at least one page every PAGE_TURN_MS.
  *
  * Only the read is held (the statements and the page's text, logPages.ts), never the write: a client
  * that does not read its answer holds no slot while its socket is full.
  */
+
+/** What a page read counts in a walk's turn, ms: about the span in which sixteen calls of 1,000 blocks begin (at 19 a second). */
+export const PAGE_TURN_MS = 100;
+
+/** The turn of a walk that began at `since` (performance.now()) and has read `pages` pages. */
+export const pageTurn = (since: number, pages: number): number => since + pages * PAGE_TURN_MS;
 
 interface Waiter {
   since: number;
@@ -33,7 +42,7 @@ export class PageGate {
     return { active: this.active, waiting: this.heap.length };
   }
 
-  /** Waits for a slot for a page of the walk that began at `since` (performance.now()); the function returned gives it back, once. */
+  /** Waits for a slot for a page whose turn is `since` (pageTurn); the function returned gives it back, once. */
   async enter(since: number): Promise<() => void> {
     if (this.active < this.slots && this.heap.length === 0) this.active++;
     else await new Promise<void>((enter) => this.push({ since, order: this.arrivals++, enter }));
