@@ -28,7 +28,7 @@ import type { Box } from '../contracts/logs/params.ts';
 import { findLogs } from '../contracts/logs/query.ts';
 import type { LogRow } from '../contracts/logs/rows.ts';
 import type { LogSearch } from './logSearch.ts';
-import { rpcLogJsonOf } from './logView.ts';
+import { rpcLogJsonsOf } from './logView.ts';
 import { asciiJoin } from '../format/ascii.ts';
 import { pageGateOf, pageTurn } from './pageGate.ts';
 
@@ -78,7 +78,7 @@ export interface PagesProgress {
 function json(rows: readonly LogRow[], progress: PagesProgress | undefined, continued: boolean): Buffer {
   const blocks = pageBlocks(rows);
   const text = asciiJoin(
-    rows.map((row) => rpcLogJsonOf(row, blocks.get(row.consensus_timestamp))),
+    rpcLogJsonsOf(rows, (row) => blocks.get(row.consensus_timestamp)),
     continued,
   );
   const last = rows.length > 0 ? blocks.get(rows[rows.length - 1]!.consensus_timestamp) : undefined;

@@ -53,3 +53,35 @@ export function rpcLogJsonOf(row: LogRow, block: RecordFileRow | undefined): str
     transaction_index: row.transaction_index,
   });
 }
+
+/**
+ * The JSON texts of a page's logs (rpcLogJsonOf each), with the parts that logs share made once a
+ * page: the address of each contract, the block hash and number of each record file (the logs of a
+ * block share its file: blockOf answers the same object for them).
+ */
+export function rpcLogJsonsOf(rows: readonly LogRow[], blockOf: (row: LogRow) => RecordFileRow | undefined): string[] {
+  const addresses = new Map<string, string>();
+  const blocks = new Map<RecordFileRow | undefined, string>();
+  const texts: string[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    let address = addresses.get(row.contract_id);
+    if (address === undefined) addresses.set(row.contract_id, (address = `{"address":${JSON.stringify(logAddress(row))},`));
+    const block = blockOf(row);
+    let blockPart = blocks.get(block);
+    if (blockPart === undefined) {
+      const number = blockNumberOf(block);
+      blockPart = `"blockHash":${JSON.stringify(hash32(blockHashOf(block)))},"blockNumber":${number === null ? 'null' : `"${quantity(number)}"`},`;
+      blocks.set(block, blockPart);
+    }
+    let topics = '';
+    for (const topic of [row.topic0, row.topic1, row.topic2, row.topic3]) {
+      if (topic !== null) topics += topics === '' ? `"${hexPadded(topic, 64)}"` : `,"${hexPadded(topic, 64)}"`;
+    }
+    const transactionIndex = row.transaction_index === null ? 'null' : `"${quantity(row.transaction_index)}"`;
+    texts[i] =
+      `${address}${blockPart}"data":"${hexPadded(row.data, 64)}","logIndex":"${quantity(row.index)}","removed":false,"topics":[${topics}],` +
+      `"transactionHash":"${hash32(hexPadded(row.transaction_hash, 2))}","transactionIndex":${transactionIndex}}`;
+  }
+  return texts;
+}

@@ -12,7 +12,7 @@ import { logJson, logView } from '../../src/contracts/logs/view.ts';
 import { encodeEntityId } from '../../src/format/entityId.ts';
 import { Encoded, toJson } from '../../src/format/json.ts';
 import { listingPage } from '../../src/http/request/listing.ts';
-import { rpcLogJson, rpcLogJsonOf } from '../../src/rpc/logView.ts';
+import { rpcLogJson, rpcLogJsonOf, rpcLogJsonsOf } from '../../src/rpc/logView.ts';
 import { random } from '../../bench/lib/random.ts';
 
 const rnd = random(20261127);
@@ -81,6 +81,24 @@ test('a JSON-RPC log straight from its row is the text of its log item as the re
   for (let i = 0; i < 3000; i++) {
     const [row, file] = [logRow(), block()];
     assert.equal(rpcLogJsonOf(row, file), rpcLogJson(logView(row, file)));
+  }
+});
+
+test("a page's JSON-RPC logs, the shared parts made once, are each log's own text", () => {
+  for (let i = 0; i < 300; i++) {
+    // a few contracts (a contract has one address) and a few blocks, shared by the page's logs
+    const contracts = [...new Map(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => logRow()).map((row) => [row.contract_id, row])).values()];
+    const files = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => block());
+    const rows = Array.from({ length: Math.floor(rnd() * 12) }, () => {
+      const { contract_id, evm_address } = pick(contracts);
+      return { ...logRow(), contract_id, evm_address };
+    });
+    const fileOf = new Map(rows.map((row) => [row, pick(files)]));
+    const blockOf = (row: LogRow) => fileOf.get(row);
+    assert.deepEqual(
+      rpcLogJsonsOf(rows, blockOf),
+      rows.map((row) => rpcLogJsonOf(row, blockOf(row))),
+    );
   }
 });
 
