@@ -4,7 +4,7 @@
  * 32 bytes, `removed` always false (a Hedera block is final). Made from the logs listings' own
  * item (src/contracts/logs/view.ts), so that the rows and rules are the REST routes'.
  */
-import { logAddress, topicsView } from '../contracts/common/log.ts';
+import { logAddress } from '../contracts/common/log.ts';
 import type { LogRow, RecordFileRow } from '../contracts/logs/rows.ts';
 import { blockHashOf, blockNumberOf } from '../contracts/common/blockFields.ts';
 import type { LogView } from '../contracts/logs/view.ts';
@@ -37,30 +37,14 @@ export function rpcLogJson(log: RpcLogFields): string {
 }
 
 /**
- * The log's JSON text straight from its row and record file: the listings' item (logView) reduced to
- * the fields the relay shows, by the same rules, without the fields it does not (bloom, ids,
- * timestamp, which eth_getLogs would make and drop for every log of its answers).
- */
-export function rpcLogJsonOf(row: LogRow, block: RecordFileRow | undefined): string {
-  return rpcLogJson({
-    address: logAddress(row),
-    block_hash: blockHashOf(block),
-    block_number: blockNumberOf(block),
-    data: hexPadded(row.data, 64),
-    index: row.index,
-    topics: topicsView(row),
-    transaction_hash: hexPadded(row.transaction_hash, 2),
-    transaction_index: row.transaction_index,
-  });
-}
-
-/**
- * The JSON texts of a page's logs (rpcLogJsonOf each), with the parts that logs share made once a
- * page: the address of each contract, the block hash and number of each record file (the logs of a
- * block share its file: blockOf answers the same object for them). The text is written out here in
- * one template, not from rpcLogJson's pieces: built from them (ownPart, a topics helper) it took
- * 6-20 % more server CPU for 1,000 blocks in two A/B runs. test/format/encoders.test.ts checks that
- * both give the same text for random pages.
+ * The JSON texts of a page's logs straight from their rows and record files: each the listings' item
+ * (logView) as rpcLogJson writes it, by the same rules, without making the fields the relay does not
+ * show (bloom, ids, timestamp). The parts that logs share are made once a page: the address of each
+ * contract, the block hash and number of each record file (the logs of a block share its file:
+ * blockOf answers the same object for them). The text is written out here in one template, not from
+ * rpcLogJson's pieces: built from them (ownPart, a topics helper) it took 6-20 % more server CPU for
+ * 1,000 blocks in two A/B runs. test/format/encoders.test.ts checks that both give the same text for
+ * random pages.
  */
 export function rpcLogJsonsOf(rows: readonly LogRow[], blockOf: (row: LogRow) => RecordFileRow | undefined): string[] {
   const addresses = new Map<string, string>();
