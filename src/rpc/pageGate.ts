@@ -22,17 +22,17 @@ export const PAGE_TURN_MS = 100;
 export const pageTurn = (since: number, pages: number): number => since + pages * PAGE_TURN_MS;
 
 interface Waiter {
-  since: number;
+  turn: number;
   order: number;
   enter: () => void;
 }
 
-const before = (a: Waiter, b: Waiter): boolean => a.since < b.since || (a.since === b.since && a.order < b.order);
+const before = (a: Waiter, b: Waiter): boolean => a.turn < b.turn || (a.turn === b.turn && a.order < b.order);
 
 export class PageGate {
   private active = 0;
   private arrivals = 0;
-  /** A binary min-heap of the waiting reads by (since, arrival). */
+  /** A binary min-heap of the waiting reads by (turn, arrival). */
   private readonly heap: Waiter[] = [];
 
   constructor(private readonly slots: number) {}
@@ -42,10 +42,10 @@ export class PageGate {
     return { active: this.active, waiting: this.heap.length };
   }
 
-  /** Waits for a slot for a page whose turn is `since` (pageTurn); the function returned gives it back, once. */
-  async enter(since: number): Promise<() => void> {
+  /** Waits for a slot for a page of the walk whose turn is `turn` (pageTurn); the function returned gives it back, once. */
+  async enter(turn: number): Promise<() => void> {
     if (this.active < this.slots && this.heap.length === 0) this.active++;
-    else await new Promise<void>((enter) => this.push({ since, order: this.arrivals++, enter }));
+    else await new Promise<void>((enter) => this.push({ turn, order: this.arrivals++, enter }));
     let left = false;
     return () => {
       if (left) return;
