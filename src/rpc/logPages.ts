@@ -28,8 +28,7 @@ import type { Box } from '../contracts/logs/params.ts';
 import { findLogs } from '../contracts/logs/query.ts';
 import type { LogRow } from '../contracts/logs/rows.ts';
 import type { LogSearch } from './logSearch.ts';
-import { rpcLogJsonsOf } from './logView.ts';
-import { asciiJoin } from '../format/ascii.ts';
+import { rpcLogPageBytes } from './logView.ts';
 import { pageGateOf, pageTurn } from './pageGate.ts';
 
 interface Cursor {
@@ -71,16 +70,10 @@ export interface PagesProgress {
   lastBlock?: bigint;
 }
 
-/**
- * A page's logs as JSON text (ASCII: hex, numbers and keys), separated by commas, in the bytes that
- * go out; after an earlier page (`continued`), with a comma before its first log.
- */
+/** A page's logs as the bytes of their JSON texts, separated by commas; after an earlier page (`continued`), with a comma before its first log. */
 function json(rows: readonly LogRow[], progress: PagesProgress | undefined, continued: boolean): Buffer {
   const blocks = pageBlocks(rows);
-  const text = asciiJoin(
-    rpcLogJsonsOf(rows, (row) => blocks.get(row.consensus_timestamp)),
-    continued,
-  );
+  const text = rpcLogPageBytes(rows, (row) => blocks.get(row.consensus_timestamp), continued);
   const last = rows.length > 0 ? blocks.get(rows[rows.length - 1]!.consensus_timestamp) : undefined;
   if (progress && last !== undefined) progress.lastBlock = BigInt(last.index);
   return text;
