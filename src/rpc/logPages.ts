@@ -70,7 +70,11 @@ export interface PagesProgress {
   lastBlock?: bigint;
 }
 
-/** A page's logs as the bytes of their JSON texts, separated by commas; after an earlier page (`continued`), with a comma before its first log. */
+/**
+ * A page's logs as the bytes of their JSON texts, separated by commas; after an earlier page
+ * (`continued`), with a comma before its first log. The record files are attributed again over the
+ * page as written: a timestamp held back from one read may find its file among the next read's rows.
+ */
 function json(rows: readonly LogRow[], progress: PagesProgress | undefined, continued: boolean): Buffer {
   const blocks = pageBlocks(rows);
   const text = rpcLogPageBytes(rows, (row) => blocks.get(row.consensus_timestamp), continued);
@@ -101,9 +105,10 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   let reads = 0;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
-    // the first read at once (most answers are one page); the later ones in their turn (pageGate.ts);
+    // the first read at once (most answers are one page), unless reads wait for a place: then it waits
+    // its turn too, behind the walks that began before it; the later reads in their turn (pageGate.ts);
     // a page's text is made right after its read, before another read starts
-    const leave = reads === 0 ? undefined : await gate.enter(pageTurn(since, reads));
+    const leave = reads === 0 && !gate.crowded ? undefined : await gate.enter(pageTurn(since, reads));
     reads++;
     const began = performance.now();
     let rows: LogRow[] = [];

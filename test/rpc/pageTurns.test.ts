@@ -2,16 +2,21 @@
  * The turns of eth_getLogs walks (src/rpc/pageGate.ts) with one page read at a time: a walk of a few
  * pages that begins while two of a hundred pages are being read (one always waiting for the place)
  * finishes long before them (the long walks' pages push their turns back), and every answer is whole.
+ * An answer's first page is read at once while no read waits for a place, and waits its turn while
+ * reads do.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
+import { pageGateOf } from '../../src/rpc/pageGate.ts';
+import type { Db } from '../../src/db/db.ts';
 import { type Served, call, delayingDb, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
+let slow: Db;
 
 const hex = (n: string | bigint) => `0x${BigInt(n).toString(16)}`;
 
@@ -19,7 +24,7 @@ before(async () => {
   database = await openTestDatabase('embedded');
   await seedDemo(database.db, { scale: 0.1 });
   // pages of 10 logs, each read taking 10 ms more: the whole range is a walk of some 120 pages
-  const slow = delayingDb(database.db, (text) => (/from contract_log/.test(text) ? 10 : 0));
+  slow = delayingDb(database.db, (text) => (/from contract_log/.test(text) ? 10 : 0));
   served = await serveRpc(slow, {
     HIERO_MIRROR_REST_RPC_PAGESIZE: '10',
     HIERO_MIRROR_REST_RPC_PAGEREADS: '1',
@@ -59,4 +64,31 @@ test('a walk of a few pages that begins during two of a hundred takes turns with
   const shortLogs = (shortAnswer.json.result as unknown[]).length;
   assert.ok(shortLogs >= 30 && shortLogs <= 60, `${shortLogs} logs in the short walk`);
   assert.ok(finished.short! < finished.long! / 2, `the short walk finished at ${Math.round(finished.short!)} ms, the long one at ${Math.round(finished.long!)} ms`);
+});
+
+test("an answer's first page is read at once while no read waits for a place, in its turn while reads wait", async () => {
+  const [last] = await database.db.query<{ index: string }>(sql`select max(r.index)::text as index from record_file r
+    where exists (select 1 from contract_log l where l.consensus_timestamp between r.consensus_start and r.consensus_end)`);
+  const oneBlock = [{ fromBlock: hex(last!.index), toBlock: hex(last!.index) }];
+  const expected = (await call(served.base, 'eth_getLogs', oneBlock)).text;
+  // the server's gate (one place), taken here: no read waits, so the first page goes ahead
+  const gate = pageGateOf(slow, 1);
+  const held = await gate.enter(0);
+  try {
+    assert.deepEqual(gate.load, { active: 1, waiting: 0 });
+    assert.equal((await call(served.base, 'eth_getLogs', oneBlock)).text, expected);
+    // a read waits for the place (an older walk's page): the first page queues behind it, by its turn
+    const older = gate.enter(1);
+    let answered = false;
+    const answer = call(served.base, 'eth_getLogs', oneBlock).then((a) => ((answered = true), a));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(answered, false, 'the one-block answer waited for its turn');
+    assert.deepEqual(gate.load, { active: 1, waiting: 2 });
+    held();
+    (await older)();
+    assert.equal((await answer).text, expected);
+  } finally {
+    held();
+  }
+  assert.deepEqual(gate.load, { active: 0, waiting: 0 });
 });
