@@ -105,10 +105,9 @@ export async function* logPages(db: Db, config: Config, search: LogSearch, progr
   let reads = 0;
   for (;;) {
     const boxes = boxesAfter({ from: start, to: end }, cursor);
-    // the first read at once (most answers are one page), unless reads wait for a place: then it waits
-    // its turn too, behind the walks that began before it; the later reads in their turn (pageGate.ts);
-    // a page's text is made right after its read, before another read starts
-    const leave = reads === 0 && !gate.crowded ? undefined : await gate.enter(pageTurn(since, reads));
+    // the first read at once (most answers are one page: they never wait behind longer walks); the later
+    // ones in their turn (pageGate.ts); a page's text is made right after its read, before another read starts
+    const leave = reads === 0 ? undefined : await gate.enter(pageTurn(since, reads));
     reads++;
     const began = performance.now();
     let rows: LogRow[] = [];

@@ -1,15 +1,17 @@
 /**
- * The order in which eth_getLogs walks read their pages: at most `slots` page reads at once in a
- * process, and of those waiting, the page of the walk whose turn is earliest first. A walk's turn is
- * when it began, moved back by the square of the pages it has read (pageTurn).
+ * The order in which eth_getLogs walks read their pages after the first (read at once: logPages.ts):
+ * at most `slots` page reads at once in a process, and of those waiting, the page of the walk whose
+ * turn is earliest first. A walk's turn is when it began, moved back by the square of the pages it
+ * has read (pageTurn).
  *
  * Without it every walk of several pages reads in turn with all the others: sixteen walks of 1,000
  * blocks each take about sixteen times as long as one, and the longest walks the longest of all
- * (the p99). With it, walks of a few pages go in the order they began: a walk that has begun goes
- * on at about the speed of one alone while newer ones wait, so each answer takes about as long as
- * the work ahead of it, whatever its own size. The square lets a long walk (a week of one address,
- * hundreds of pages) cede to newer walks ever more: its turn is 2 ms later after one page, 50 ms
- * after 5, 800 ms after 20, 20 s after 100, so it cannot hold the places while newer walks wait.
+ * (the p99). With it, the later pages of walks of a few pages go in the order the walks began: a walk
+ * that has begun goes on at about the speed of one alone while newer ones wait, so each answer takes
+ * about as long as the work ahead of it rather than as long as all of them. The square lets a long
+ * walk (a week of one address, hundreds of pages) cede to newer walks ever more: its turn is 2 ms
+ * later after one page, 50 ms after 5, 800 ms after 20, 20 s after 100, so it cannot hold the places
+ * while newer walks wait.
  *
  * Only the read is held (the statements and the page's text, logPages.ts), never the write: a client
  * that does not read its answer holds no slot while its socket is full.
@@ -40,11 +42,6 @@ export class PageGate {
   /** Page reads under way and waiting. */
   get load(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.heap.length };
-  }
-
-  /** Whether page reads wait for a place. */
-  get crowded(): boolean {
-    return this.heap.length > 0;
   }
 
   /** Waits for a slot for a page of the walk whose turn is `turn` (pageTurn); the function returned gives it back, once. */
