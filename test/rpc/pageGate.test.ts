@@ -1,7 +1,7 @@
 /** PageGate (src/rpc/pageGate.ts): at most `slots` page reads at once, the oldest walk's first, each slot given back once. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PageGate } from '../../src/rpc/pageGate.ts';
+import { PageGate, pageTurn } from '../../src/rpc/pageGate.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -50,4 +50,10 @@ test('PageGate: 1,000 waiting reads of random ages come in by age, one slot at a
   await Promise.all(reads);
   assert.deepEqual(order, [...ages].sort((a, b) => a - b));
   assert.deepEqual(gate.load, { active: 0, waiting: 0 });
+});
+
+test('pageTurn: a walk moves back by the square of its pages up to 50 (5 s), then 100 ms a page', () => {
+  assert.deepEqual([0, 1, 5, 20, 50, 51, 100, 453].map((pages) => pageTurn(1000, pages) - 1000), [0, 2, 50, 800, 5000, 5100, 10_000, 45_300]);
+  // a walk that has read more never comes before the same walk with fewer pages
+  for (let pages = 0; pages < 1000; pages++) assert.ok(pageTurn(0, pages + 1) > pageTurn(0, pages));
 });
