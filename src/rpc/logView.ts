@@ -8,7 +8,6 @@ import { logAddress } from '../contracts/common/log.ts';
 import type { LogRow, RecordFileRow } from '../contracts/logs/rows.ts';
 import { blockHashOf, blockNumberOf } from '../contracts/common/blockFields.ts';
 import type { LogView } from '../contracts/logs/view.ts';
-import { hexPadded } from '../format/hex.ts';
 
 /** A number as 0x-hex without leading zeros (the relay's numberTo0x). */
 export const quantity = (value: number | bigint | string): string =>
