@@ -92,8 +92,18 @@ export const SERVICE_DEFAULTS: Tree = {
     stallTimeout: 30000,
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
-    /** Open connections per process; more are closed at once (0: no cap). */
+    /** Open connections per process; more are refused (0: no cap). */
     maxConnections: 1000,
+    /**
+     * Open connections of one client address per process (with trustProxy: requests in flight of one
+     * forwarded client); more are refused with 429 (0: no cap). Half of maxConnections, so that one
+     * address never holds every place, and above the JSON-RPC relay's 300 sockets to a mirror node.
+     */
+    maxConnectionsPerClient: 500,
+    /** ms a new connection (or the next request of a kept-alive one) has to send its request line and headers; then 408. */
+    headersTimeout: 10000,
+    /** ms an idle kept-alive connection stays open (the reference's: Node's 5 s, `Keep-Alive: timeout=5`). */
+    keepAliveTimeout: 5000,
     /** ms the shutdown waits for requests in flight; 0: db.pool.statementTimeout + 5000. */
     shutdownGrace: 0,
     /** Load shedding (503) while any threshold is passed; 0 turns a check off. */
@@ -127,6 +137,9 @@ export interface ServerSettings {
   trustProxy: boolean;
   stallTimeoutMs: number;
   maxConnections: number;
+  maxConnectionsPerClient: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
   /** Resolved: never below db.pool.statementTimeout. */
   shutdownGraceMs: number;
   pressure: {
@@ -173,6 +186,9 @@ export function serverSettings(tree: Tree): ServerSettings {
     trustProxy: bool(tree, 'server.trustProxy'),
     stallTimeoutMs: integer(tree, 'server.stallTimeout', 0, 3_600_000),
     maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
+    maxConnectionsPerClient: integer(tree, 'server.maxConnectionsPerClient', 0, 1_000_000),
+    headersTimeoutMs: integer(tree, 'server.headersTimeout', 1000, 3_600_000),
+    keepAliveTimeoutMs: integer(tree, 'server.keepAliveTimeout', 1, 3_600_000),
     shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,
     pressure: {
       maxEventLoopDelayMs: integer(tree, 'server.pressure.maxEventLoopDelay', 0, 3_600_000),

@@ -7,6 +7,9 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
   assert.deepEqual(defaults.server, {
     trustProxy: false,
     maxConnections: 1000,
+    maxConnectionsPerClient: 500,
+    headersTimeoutMs: 10000,
+    keepAliveTimeoutMs: 5000,
     shutdownGraceMs: 25_000,
     stallTimeoutMs: 30_000,
     pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, maxQueuedRequests: 64, adaptive: true, maxQueueWaitMs: 1000, maxShedDelayMs: 1000 },

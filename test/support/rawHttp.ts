@@ -35,9 +35,10 @@ export class RawConnection {
     });
   }
 
-  static open(port: number, host = '127.0.0.1'): Promise<RawConnection> {
+  /** `from`: the local address to connect from (127.0.0.2 is loopback too: another client address). */
+  static open(port: number, host = '127.0.0.1', from?: string): Promise<RawConnection> {
     return new Promise((resolve, reject) => {
-      const socket = connect(port, host);
+      const socket = connect({ port, host, ...(from === undefined ? {} : { localAddress: from }) });
       socket.once('connect', () => resolve(new RawConnection(socket)));
       socket.once('error', reject);
     });

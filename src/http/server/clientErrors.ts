@@ -5,7 +5,8 @@
  *
  * - headers (request line included) beyond Node's 16 KiB: 431 (a URL that long too: Node has no
  *   separate 414)
- * - headers not complete within the server's headersTimeout (slow clients): 408
+ * - headers not complete within the server's headersTimeout (slow clients): 408; a connection that
+ *   sent nothing at all is closed without an answer
  * - a chunk extension beyond Node's limit: 413
  * - anything unparsable (an unknown method, a malformed request line or header): 400
  *
@@ -47,6 +48,13 @@ const answering = (socket: Socket): boolean =>
 /** Fastify's `clientErrorHandler` (called with the Fastify instance as `this`). */
 export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+    // a connection that never sent a byte (server.headersTimeout) is closed without an answer or a
+    // line: there was no request to answer, and a crowd of them would flood the log
+    socket.end();
+    setTimeout(() => socket.destroy(), 1000).unref();
+    return;
+  }
   if (!socket.writable || answering(socket)) {
     socket.destroy();
     return;

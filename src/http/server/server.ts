@@ -26,8 +26,10 @@ import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
-import { type Admission, type AdmittedNetwork, admission, shedAnswer } from './load/admission.ts';
-import { capConnections } from './load/connectionCap.ts';
+import { type Admission, type AdmittedNetwork, admission } from './load/admission.ts';
+import { capConnections, reservedOnly } from './load/connectionCap.ts';
+import { capForwardedClients } from './load/clientCap.ts';
+import { refusals } from './load/refusals.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
 import { sendError } from '../answer/respond.ts';
@@ -76,6 +78,11 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     genReqId: (request) => requestId(request.headers['x-request-id']),
     // X-Forwarded-Proto/-Host count only behind a proxy the operator declared (links, origin.ts).
     trustProxy: config.server.trustProxy,
+    // Idle connections hold no place for long (load/connectionCap.ts): a kept-alive one closes after
+    // server.keepAliveTimeout; one that sends no whole request head within server.headersTimeout
+    // gets 408 (Node's check runs every connectionsCheckingInterval; its default is 30 s).
+    keepAliveTimeout: config.server.keepAliveTimeoutMs,
+    http: { connectionsCheckingInterval: Math.min(1000, config.server.headersTimeoutMs) },
     // Requests the HTTP parser rejects (431, 408, 400): the mirror's body and Connection: close.
     clientErrorHandler: onClientError,
     routerOptions: {
@@ -100,15 +107,21 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   let serveHits: BeforeRouting | undefined;
   /** Sheds before routing (load/admission.ts), once the networks exist (below). */
   let admit: Admission | undefined;
+  const { pressure, maxConnectionsPerClient: perClient, trustProxy } = config.server;
+  app.server.headersTimeout = config.server.headersTimeoutMs;
+  const refused = refusals(perClient, config.response.compression, (reason) => admit?.count(reason));
+  capConnections(app.server, { max: config.server.maxConnections, perClient: trustProxy ? 0 : perClient, holdMs: pressure.maxShedDelayMs, refusals: refused });
+  const onReserve = reservedOnly(pressure.maxShedDelayMs, refused);
+  const forwarded = trustProxy && perClient > 0 ? capForwardedClients(perClient, refused) : undefined;
   answerBeforeRouting(
     app,
     (request, response) =>
       (refuseHost !== undefined && refuseHost(request, response)) ||
+      onReserve(request, response) ||
+      (forwarded !== undefined && forwarded.beforeRouting(request, response)) ||
       (serveHits !== undefined && serveHits(request, response)) ||
       (admit !== undefined && admit.beforeRouting(request, response)),
   );
-  const { pressure } = config.server;
-  capConnections(app.server, config.server.maxConnections, pressure.maxShedDelayMs, shedAnswer(config.response.compression).rawClose, () => admit?.count('connections'));
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 

@@ -31,17 +31,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
-import { errorBody } from '../../request/errors.ts';
 import { targetPath } from '../../request/target.ts';
-import { JSON_TYPE } from '../../answer/respond.ts';
+import { type PreparedAnswer, preparedAnswer } from '../../answer/preparedAnswer.ts';
+import { isOperationalPath } from './operational.ts';
 import type { PoolQueue } from '../../../db/poolQueue.ts';
 import { QueueWaitLimit } from './limiter.ts';
 import { ShedPacer, TICK_MS } from './shedPacer.ts';
 
 const LOG_EVERY_MS = 10_000;
-const RETRY_AFTER = '1';
 
-export type ShedReason = 'underPressure' | 'poolWaiting' | 'limit' | 'connections';
+export type ShedReason = 'underPressure' | 'poolWaiting' | 'limit' | 'connections' | 'client';
 
 /** A database the requests of some hosts go to, with its pool's size. */
 export interface AdmittedNetwork {
@@ -86,18 +85,10 @@ export function leaveAdmission(request: IncomingMessage): void {
   admitted.get(request)?.();
 }
 
-/** The probes and metrics (their paths as the router matches them: any case, a trailing slash). */
-const OPERATIONAL = /^\/(?:health\/(?:liveness|readiness)|metrics|swagger\/metrics)\/?$/i;
 const CONTRACTS = /^\/api\/v1\/contracts(?:\/|$)/i;
 
-/** The shed answer, made once: its body, its headers (with Connection: close too), and as raw HTTP with Connection: close. */
-export function shedAnswer(vary: boolean) {
-  const body = Buffer.from(errorBody(['Service unavailable']), 'utf8');
-  const headers = ['Content-Type', JSON_TYPE, 'Retry-After', RETRY_AFTER, 'access-control-allow-origin', '*', ...(vary ? ['vary', 'Accept-Encoding'] : []), 'Content-Length', String(body.length)];
-  const closing = [...headers, 'Connection', 'close'];
-  const rawClose = `HTTP/1.1 503 Service Unavailable\r\n${closing.reduce((text, v, i) => text + (i % 2 === 0 ? `${v}: ` : `${v}\r\n`), '')}\r\n${body.toString('latin1')}`;
-  return { body, headers, closing, rawClose };
-}
+/** The shed answer, made once: `503 Service unavailable`, as headers and as raw HTTP with Connection: close. */
+export const shedAnswer = (vary: boolean): PreparedAnswer => preparedAnswer(503, 'Service unavailable', vary);
 
 export function admission({ pressure, networks, networkOf, underPressure, draining, vary, logger, now: clock = () => performance.now() }: AdmissionOptions): Admission {
   const { body, headers, closing } = shedAnswer(vary);
@@ -126,7 +117,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
 
   const registry = new Registry();
   const shedCounter = new Counter({ name: 'http_requests_shed_total', help: 'Requests answered 503 by load shedding, before routing', labelNames: ['reason'], registers: [registry] });
-  const reasons: ShedReason[] = ['underPressure', 'poolWaiting', 'limit', 'connections'];
+  const reasons: ShedReason[] = ['underPressure', 'poolWaiting', 'limit', 'connections', 'client'];
   const counters = Object.fromEntries(reasons.map((r) => [r, shedCounter.labels(r)])) as Record<ShedReason, ReturnType<typeof shedCounter.labels>>;
   const named = networks.some((n) => n.name !== undefined);
   const perNetwork = (name: string, help: string, value: (l: QueueWaitLimit) => number) =>
@@ -142,7 +133,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   new Gauge({ name: 'http_shed_answers_held', help: 'Shed answers waiting for their pace', registers: [registry], collect() { this.set(pacer.held); } });
 
   // the log: one line when shedding begins, then one per LOG_EVERY_MS with the counts
-  const pending: Record<ShedReason, number> = { underPressure: 0, poolWaiting: 0, limit: 0, connections: 0 };
+  const pending: Record<ShedReason, number> = { underPressure: 0, poolWaiting: 0, limit: 0, connections: 0, client: 0 };
   let pendingTotal = 0;
   let lastLog = -Infinity;
   const count = (reason: ShedReason) => {
@@ -182,7 +173,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
   const beforeRouting = (request: IncomingMessage, response: ServerResponse): boolean => {
     // the path the router routes by (that of a target in absolute form too)
     const path = targetPath(request.url ?? '') ?? '';
-    if (draining() || OPERATIONAL.test(path)) return false;
+    if (draining() || isOperationalPath(path)) return false;
     const network = networkOf(request);
     const now = clock();
     if (underPressure()) return shed(response, 'underPressure', now);

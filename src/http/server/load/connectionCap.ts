@@ -1,66 +1,118 @@
 /**
- * The cap on open connections (server.maxConnections), kept here rather than by Node: Node closes
- * a connection beyond its `maxConnections` the moment it is accepted, and a client that has sent
- * its request by then (most have: they write as soon as they are connected) gets a reset, counted
- * as a connection error (issue 31: 486 at 1,024 connections, cap 1,000).
+ * The caps on open connections, kept here rather than by Node: Node closes a connection beyond its
+ * `maxConnections` the moment it is accepted, and a client that has sent its request by then (most
+ * have: they write as soon as they are connected) gets a reset, counted as a connection error
+ * (issue 31: 486 at 1,024 connections, cap 1,000).
  *
- * A connection beyond the cap here never reaches the HTTP parser: after `holdMs` (so that a client
- * that reconnects at once cannot spin; at most `max` such connections wait, any more are answered
- * at once) it is answered the shed 503 with `Connection: close`, what it sent is read and dropped,
- * and it ends with a FIN (destroyed a second later at the latest): closed cleanly before a request
- * is read, never reset.
+ * - `server.maxConnections` per process, and `server.maxConnectionsPerClient` per client address
+ *   (the peer's: a connection is judged before a byte of it is read, so behind a proxy that
+ *   `server.trustProxy` trusts, the forwarded client's requests are capped instead, clientCap.ts).
+ * - A connection beyond a cap first takes one of RESERVED places (at most RESERVED_PER_CLIENT of one
+ *   address): it is parsed as usual, and only the health probes and metrics are answered on it
+ *   (reservedOnly); any other request gets the refusal with `Connection: close` after `holdMs`. So
+ *   a probe is answered while one address (or a crowd) holds every place.
+ * - Beyond the reserve the connection never reaches the HTTP parser: after `holdMs` (so that a
+ *   client that reconnects at once cannot spin; at most `max` such connections wait, any more are
+ *   answered at once) it is answered the refusal with `Connection: close`, what it sent is read and
+ *   dropped, and it ends with a FIN (destroyed a second later at the latest), never a reset.
+ *   The refusal is the shed 503, or 429 when the client's own cap is what it passed.
  *
- * A connection that becomes an event stream (live logs) leaves the count (releaseConnection):
- * streams have their own limit (live.maxSubscribers), and ten thousand of them must not take the
- * places of the connections that ask for pages.
+ * A connection that becomes an event stream or a WebSocket leaves the counts (releaseConnection):
+ * streams have their own limits, and ten thousand of them must not take the places of the
+ * connections that ask for pages. Idle connections do not hold a place for long: the server's
+ * headersTimeout and keepAliveTimeout close them (server.ts).
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerAndClose } from '../../answer/rawAnswer.ts';
+import { isOperational } from './operational.ts';
+import { peerAddress } from './clientAddress.ts';
+import type { Refusals } from './refusals.ts';
 
-/** The release of each counted connection: takes it out of its cap's count, once. */
+/** Connections beyond the caps that are parsed, for the probes and metrics. */
+export const RESERVED = 16;
+/** Of those, one client address may hold this many. */
+export const RESERVED_PER_CLIENT = 2;
+
+/** The release of each counted connection: takes it out of its cap's counts, once. */
 const releases = new WeakMap<Socket, () => void>();
+/** The connections on a reserved place, with the refusal their other requests get. */
+const reserved = new WeakMap<Socket, 'capacity' | 'client'>();
 
-/** Takes `socket` out of its server's connection count (it stays open); no-op when it is not counted. */
+/** Takes `socket` out of its server's connection counts (it stays open); no-op when it is not counted. */
 export function releaseConnection(socket: Socket): void {
   releases.get(socket)?.();
 }
 
 export interface ConnectionCap {
-  /** Connections open and served now (those beyond the cap not counted). */
+  /** Connections open and served now (those on a reserved place not counted). */
   readonly open: number;
+  /** Connections on a reserved place now. */
+  readonly reserved: number;
+  /** Open connections (served or reserved) of one client address. */
+  of(address: string): number;
+}
+
+export interface ConnectionCapOptions {
+  /** server.maxConnections; 0: no cap. */
+  max: number;
+  /** server.maxConnectionsPerClient; 0: no cap (and none behind a trusted proxy). */
+  perClient: number;
+  /** ms a refused connection waits for its answer (server.pressure.maxShedDelay). */
+  holdMs: number;
+  refusals: Refusals;
 }
 
 /**
- * Puts the cap in front of the HTTP server's own connection listener (the server must have only
- * that one yet). `refused` is told of each connection beyond the cap; `answer` is the raw answer.
+ * Puts the caps in front of the HTTP server's own connection listener (the server must have only
+ * that one yet).
  */
-export function capConnections(server: Server, max: number, holdMs: number, answer: string, refused: () => void): ConnectionCap {
+export function capConnections(server: Server, { max, perClient, holdMs, refusals }: ConnectionCapOptions): ConnectionCap {
   const [parse, ...others] = server.listeners('connection') as Array<(socket: Socket) => void>;
   if (parse === undefined || others.length > 0) throw new Error('the HTTP server should have one connection listener, its parser');
-  const cap = { open: 0 };
-  if (max <= 0) return cap;
+  const byClient = new Map<string, number>();
+  const reservedByClient = new Map<string, number>();
+  const cap = { open: 0, reserved: 0, of: (address: string) => byClient.get(address) ?? 0 };
+  if (max <= 0 && perClient <= 0) return cap;
+  const add = (counts: Map<string, number>, key: string, by: number) => {
+    const n = (counts.get(key) ?? 0) + by;
+    if (n === 0) counts.delete(key);
+    else counts.set(key, n);
+  };
   let waiting = 0;
   server.removeListener('connection', parse);
   server.prependListener('connection', (socket: Socket) => {
-    if (cap.open < max) {
-      cap.open++;
+    const client = peerAddress(socket);
+    const mine = byClient.get(client) ?? 0;
+    const passed = perClient > 0 && mine >= perClient ? 'client' : max > 0 && cap.open >= max ? 'capacity' : undefined;
+    const onReserve = passed !== undefined && cap.reserved < RESERVED && (reservedByClient.get(client) ?? 0) < RESERVED_PER_CLIENT;
+    if (passed === undefined || onReserve) {
+      if (onReserve) {
+        cap.reserved++;
+        add(reservedByClient, client, 1);
+        reserved.set(socket, passed);
+      } else cap.open++;
+      add(byClient, client, 1);
       const release = () => {
         if (!releases.delete(socket)) return;
-        cap.open--;
+        add(byClient, client, -1);
+        if (reserved.delete(socket)) {
+          cap.reserved--;
+          add(reservedByClient, client, -1);
+        } else cap.open--;
       };
       releases.set(socket, release);
       socket.once('close', release);
       parse.call(server, socket);
       return;
     }
-    refused();
+    refusals.count(passed);
     socket.on('error', () => socket.destroy());
     const close = () => {
       socket.resume(); // what the client sent is read and dropped: a close with unread input would be a reset
-      answerAndClose(socket, answer);
+      answerAndClose(socket, refusals.raw(passed));
     };
-    if (holdMs <= 0 || waiting >= max) return close();
+    if (holdMs <= 0 || waiting >= Math.max(max, perClient)) return close();
     waiting++;
     let settled = false;
     const settle = () => {
@@ -74,4 +126,23 @@ export function capConnections(server: Server, max: number, holdMs: number, answ
     socket.once('close', () => settle() && clearTimeout(timer));
   });
   return cap;
+}
+
+/**
+ * Before routing: a request on a reserved place that is not a probe or the metrics is refused
+ * (after `holdMs`, with `Connection: close`); every other request passes on.
+ */
+export function reservedOnly(holdMs: number, refusals: Refusals): (request: IncomingMessage, response: ServerResponse) => boolean {
+  return (request, response) => {
+    const passed = reserved.get(request.socket);
+    if (passed === undefined || isOperational(request)) return false;
+    refusals.count(passed);
+    request.resume();
+    const refuse = () => {
+      if (!response.destroyed && !response.writableEnded) refusals.send(passed, response);
+    };
+    if (holdMs > 0) setTimeout(refuse, holdMs).unref();
+    else refuse();
+    return true;
+  };
 }
