@@ -88,8 +88,13 @@ export const SERVICE_DEFAULTS: Tree = {
   /** The JSON-RPC endpoint (`/rpc`, src/rpc; src/config/rpc.ts). */
   rpc: RPC_DEFAULTS,
   server: {
-    /** ms an answer may wait for its client to take any of its bytes before its connection is closed; 0: never. */
+    /**
+     * ms over which a client with bytes of its answer waiting must take them at stallMinRate or more
+     * (read off the kernel's acknowledged bytes on Linux), else its connection is reset; 0: never.
+     */
     stallTimeout: 30000,
+    /** Bytes a second: the floor of that rate. */
+    stallMinRate: 100,
     /** Honour X-Forwarded-Proto and X-Forwarded-Host (links with response.includeHostInLink). */
     trustProxy: false,
     /** Open connections per process; more are refused (0: no cap). */
@@ -136,6 +141,7 @@ export const SERVICE_DEFAULTS: Tree = {
 export interface ServerSettings {
   trustProxy: boolean;
   stallTimeoutMs: number;
+  stallMinRate: number;
   maxConnections: number;
   maxConnectionsPerClient: number;
   headersTimeoutMs: number;
@@ -185,6 +191,7 @@ export function serverSettings(tree: Tree): ServerSettings {
   return {
     trustProxy: bool(tree, 'server.trustProxy'),
     stallTimeoutMs: integer(tree, 'server.stallTimeout', 0, 3_600_000),
+    stallMinRate: integer(tree, 'server.stallMinRate', 0, 1_000_000_000),
     maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
     maxConnectionsPerClient: integer(tree, 'server.maxConnectionsPerClient', 0, 1_000_000),
     headersTimeoutMs: integer(tree, 'server.headersTimeout', 1000, 3_600_000),

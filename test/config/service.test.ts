@@ -12,6 +12,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     keepAliveTimeoutMs: 5000,
     shutdownGraceMs: 25_000,
     stallTimeoutMs: 30_000,
+    stallMinRate: 100,
     pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, maxQueuedRequests: 64, adaptive: true, maxQueueWaitMs: 1000, maxShedDelayMs: 1000 },
   });
   const set = loadConfig(

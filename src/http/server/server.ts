@@ -194,7 +194,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const limits = new StreamLimits({ ...config.streams, maxLive: config.live.maxSubscribers }, liveRegistry);
   const streams = config.additions.enabled ? new EventStreams({ config, limits, registry: liveRegistry }) : undefined;
   // any answer, page or stream, whose client takes none of its bytes for server.stallTimeout
-  const stalls = watchStalls(app.server, config.server.stallTimeoutMs, liveRegistry, logger);
+  const stalls = watchStalls(app.server, { timeoutMs: config.server.stallTimeoutMs, minRate: config.server.stallMinRate, registry: liveRegistry, logger });
   app.addHook('onClose', async () => stalls.stop());
   if (streams) {
     drain.onDrain(() => streams.closeAll());

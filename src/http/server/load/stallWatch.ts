@@ -1,25 +1,30 @@
 /**
- * Connections whose client takes no more of its answer are closed (server.stallTimeout): a page, an
- * NDJSON listing or an event stream whose bytes wait in the process for `timeoutMs` without any of
- * them reaching the client. Without this, a client that stops reading holds its answer's bytes, and
- * a stream its place, for as long as TCP keeps the connection open (zero-window probes: forever).
+ * Connections whose client takes its answer too slowly are closed (server.stallTimeout,
+ * server.stallMinRate): a page, an NDJSON listing or an event stream whose bytes wait in the process
+ * while its client takes fewer than `minRate` bytes a second of them. Without this, a client that
+ * stops reading holds its answer's bytes, and a stream its place, for as long as TCP keeps the
+ * connection open (zero-window probes: forever).
  *
- * Once a second (or a quarter of the timeout, if shorter) every open connection is looked at: one
- * with bytes waiting (its socket's writableLength) is stalled from the first look that finds bytes
- * waiting, and makes progress when fewer wait than at the last look or when its socket drains.
- * A stalled connection is reset (RST: its unsent bytes are dropped by the kernel too). Idle
- * keep-alive connections and streams with nothing to send wait nothing and are never judged.
- * Counted in `http_stalled_connections_closed_total`, logged once per LOG_EVERY_MS.
+ * Once a second (or a quarter of the timeout, if shorter) every open connection is looked at; one
+ * with no bytes waiting (its socket's writableLength) is never judged (idle keep-alive connections,
+ * quiet streams). One with bytes waiting makes progress the socket can show when fewer wait than at
+ * the last look or when its socket drains. Past half the timeout without such progress, what its
+ * client took is asked of the kernel (tcpAcked.ts: bytes acknowledged, Linux's /proc; one read for
+ * every connection due); then every half timeout again: a client that took at least `minRate`
+ * bytes a second since the last reading goes on, one that took fewer is reset (RST: its unsent
+ * bytes are dropped by the kernel too). So a client that takes nothing is reset after the timeout,
+ * as one reading below the floor; one that keeps taking bytes above it is never cut, whatever the
+ * kernel's send buffer hides. Where the kernel cannot tell (not Linux), a connection without
+ * progress the socket shows for the whole timeout is reset.
  *
- * The socket shows only what the kernel has not taken: once the kernel's send buffer is full (it
- * grows to megabytes), it takes more only after a third of it has reached the client, so a client
- * that reads steadily but slowly can show no progress for longer than the timeout. A protocol that
- * learns of the client's reads itself tells the watch (tookBytes: a WebSocket's pongs, wsWriter.ts).
+ * A protocol that learns of the client's reads itself tells the watch (tookBytes: a WebSocket's
+ * pongs, wsWriter.ts). Counted in `http_stalled_connections_closed_total`, logged once per LOG_EVERY_MS.
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
+import { type AckedReader, procAcked } from './tcpAcked.ts';
 
 const LOG_EVERY_MS = 10_000;
 
@@ -33,8 +38,24 @@ export function tookBytes(socket: Socket): void {
 
 interface Waiting {
   bytes: number;
+  /** When the socket last showed progress. */
   since: number;
   onDrain: () => void;
+  /** The last reading of what the client took (tcpAcked.ts), once the socket showed none for half the timeout. */
+  taken?: { at: number; bytes: number };
+}
+
+export interface StallWatchOptions {
+  /** server.stallTimeout, ms; 0: off. */
+  timeoutMs: number;
+  /** server.stallMinRate: bytes a second a client must take while bytes wait for it. */
+  minRate: number;
+  registry: Registry;
+  logger: Logger | false;
+  /** ms on a monotonic clock (tests give their own). */
+  now?: () => number;
+  /** What the clients took, from the kernel (tests give their own). */
+  acked?: AckedReader;
 }
 
 export interface StallWatch {
@@ -45,8 +66,8 @@ export interface StallWatch {
   stop(): void;
 }
 
-export function watchStalls(server: Server, timeoutMs: number, registry: Registry, logger: Logger | false, now = () => performance.now()): StallWatch {
-  const counter = new Counter({ name: 'http_stalled_connections_closed_total', help: 'Connections closed because their client took no bytes for server.stallTimeout', registers: [registry] });
+export function watchStalls(server: Server, { timeoutMs, minRate, registry, logger, now = () => performance.now(), acked = procAcked }: StallWatchOptions): StallWatch {
+  const counter = new Counter({ name: 'http_stalled_connections_closed_total', help: 'Connections closed because their client took under server.stallMinRate bytes/s of their answer (judged over server.stallTimeout)', registers: [registry] });
   const watch = { closed: 0, sweep: () => {}, stop: () => {} };
   if (timeoutMs <= 0) return watch;
   const sockets = new Set<Socket>();
@@ -64,7 +85,10 @@ export function watchStalls(server: Server, timeoutMs: number, registry: Registr
     sockets.add(socket);
     progressOf.set(socket, () => {
       const entry = waiting.get(socket);
-      if (entry !== undefined) entry.since = now();
+      if (entry !== undefined) {
+        entry.since = now();
+        delete entry.taken;
+      }
     });
     socket.once('close', () => {
       sockets.delete(socket);
@@ -72,8 +96,40 @@ export function watchStalls(server: Server, timeoutMs: number, registry: Registr
     });
   });
 
+  const reset = (socket: Socket) => {
+    forget(socket);
+    if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+    else socket.destroy();
+    watch.closed++;
+    counter.inc();
+    unlogged++;
+  };
+  const half = timeoutMs / 2;
+  /** Whether the kernel tells what clients took here; undefined until a reading answers. */
+  let told: boolean | undefined;
+  let reading = false;
+  /** Judges the connections due by what their clients took (a reading of the kernel's, at `at`). */
+  const judge = (due: Socket[], taken: Map<Socket, number> | undefined, at: number) => {
+    told = taken !== undefined;
+    for (const socket of due) {
+      const entry = waiting.get(socket);
+      const bytes = taken?.get(socket);
+      if (entry === undefined || socket.destroyed) continue;
+      if (bytes === undefined) {
+        if (at - entry.since >= timeoutMs) reset(socket);
+        continue;
+      }
+      const last = entry.taken;
+      entry.taken = { at, bytes };
+      if (last === undefined) continue;
+      const took = bytes - last.bytes;
+      if (took <= 0 || took < (minRate * (at - last.at)) / 1000) reset(socket);
+    }
+  };
+
   const sweep = () => {
     const at = now();
+    const due: Socket[] = [];
     for (const socket of sockets) {
       const bytes = socket.writableLength;
       if (bytes === 0 || socket.destroyed) {
@@ -82,23 +138,35 @@ export function watchStalls(server: Server, timeoutMs: number, registry: Registr
       }
       const entry = waiting.get(socket);
       if (entry === undefined) {
-        const fresh: Waiting = { bytes, since: at, onDrain: () => (fresh.since = now()) };
+        const fresh: Waiting = {
+          bytes,
+          since: at,
+          onDrain: () => {
+            fresh.since = now();
+            delete fresh.taken;
+          },
+        };
         socket.on('drain', fresh.onDrain);
         waiting.set(socket, fresh);
       } else if (bytes < entry.bytes) {
         entry.bytes = bytes;
         entry.since = at;
-      } else if (at - entry.since >= timeoutMs) {
-        forget(socket);
-        if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
-        else socket.destroy();
-        watch.closed++;
-        counter.inc();
-        unlogged++;
+        delete entry.taken;
+      } else if (told === false) {
+        if (at - entry.since >= timeoutMs) reset(socket);
+      } else if (entry.taken === undefined ? at - entry.since >= half : at - entry.taken.at >= half) {
+        due.push(socket);
       }
     }
+    if (due.length > 0 && !reading) {
+      reading = true;
+      acked(due)
+        .catch(() => undefined)
+        .then((taken) => judge(due, taken, now()))
+        .finally(() => (reading = false));
+    }
     if (unlogged > 0 && logger && at - lastLog >= LOG_EVERY_MS) {
-      logger.warn({ closed: unlogged, stallTimeoutMs: timeoutMs }, `closed ${unlogged} connections whose clients took no bytes for ${timeoutMs} ms`);
+      logger.warn({ closed: unlogged, stallTimeoutMs: timeoutMs, stallMinRate: minRate }, `closed ${unlogged} connections whose clients took under ${minRate} bytes/s of their answers`);
       unlogged = 0;
       lastLog = at;
     }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { Server } from 'node:http';
+import { type Server, createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { tookBytes, watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
+import type { AckedReader } from '../../../../src/http/server/load/tcpAcked.ts';
 
 /** What the watch reads of a socket: the bytes waiting, drain and close, and the reset. */
 class FakeSocket extends EventEmitter {
@@ -16,75 +18,138 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-function watched(timeoutMs: number) {
+/** A watch on a fake server and clock; `acked` tells what clients took (undefined: the kernel cannot tell, as off Linux). */
+function watched(timeoutMs: number, acked: AckedReader = async () => undefined, minRate = 100) {
   let now = 0;
   const server = new EventEmitter();
-  const watch = watchStalls(server as unknown as Server, timeoutMs, new Registry(), false, () => now);
+  const watch = watchStalls(server as unknown as Server, { timeoutMs, minRate, registry: new Registry(), logger: false, now: () => now, acked });
   watch.stop();
   const connect = () => {
     const socket = new FakeSocket();
     server.emit('connection', socket);
     return socket;
   };
-  const at = (ms: number) => {
+  /** A look at `ms`, and the reading it asked for, if any. */
+  const at = async (ms: number) => {
     now = ms;
     watch.sweep();
+    await new Promise((resolve) => setImmediate(resolve));
   };
   return { watch, connect, at };
 }
 
-test('stall watch: a connection whose waiting bytes do not go down for the timeout is reset; progress, drains and idle ones are not', () => {
+test('stall watch, where the kernel cannot tell: a connection whose waiting bytes do not go down for the timeout is reset; progress, drains and idle ones are not', async () => {
   const { watch, connect, at } = watched(1000);
   const stuck = connect();
   const slow = connect();
   const drains = connect();
   const idle = connect();
   stuck.writableLength = slow.writableLength = drains.writableLength = 50_000;
-  at(0);
-  at(600);
+  await at(0);
+  await at(600);
   slow.writableLength = 40_000; // the client took some
   drains.writableLength = 60_000;
-  at(900);
+  await at(900);
   drains.emit('drain'); // took everything, then more was written
-  at(1000);
+  await at(1000);
   assert.equal(stuck.destroyed, true, 'nothing taken for 1000 ms');
   assert.equal(slow.destroyed, false);
   assert.equal(drains.destroyed, false);
-  at(1700);
+  await at(1700);
   assert.equal(slow.destroyed, false, 'its 1000 ms run from its last progress (900)');
-  at(1950);
+  await at(1950);
   assert.equal(drains.destroyed, true, 'its 1000 ms run from its drain');
   assert.equal(slow.destroyed, true);
-  at(10_000);
+  await at(10_000);
   assert.equal(idle.destroyed, false, 'nothing waits: never judged');
   assert.equal(watch.closed, 3);
 });
 
-test('stall watch: a connection told of its client\'s progress (tookBytes: a WebSocket\'s pongs) is not reset while its bytes stay', () => {
+test('stall watch: a connection told of its client\'s progress (tookBytes: a WebSocket\'s pongs) is not reset while its bytes stay', async () => {
   const { watch, connect, at } = watched(1000);
   const told = connect();
   const stuck = connect();
   told.writableLength = stuck.writableLength = 50_000;
-  at(0);
+  await at(0);
   for (let ms = 500; ms <= 3000; ms += 500) {
-    at(ms);
+    await at(ms);
     tookBytes(told as never);
   }
   assert.equal(stuck.destroyed, true);
   assert.equal(told.destroyed, false, 'told every 500 ms');
-  at(3900);
+  await at(3900);
   assert.equal(told.destroyed, false, 'its 1000 ms run from the last it was told (3000)');
-  at(4000);
+  await at(4000);
   assert.equal(told.destroyed, true);
   assert.equal(watch.closed, 2);
 });
 
-test('stall watch: 0 turns it off', () => {
+test('stall watch: 0 turns it off', async () => {
   const { watch, connect, at } = watched(0);
   const socket = connect();
   socket.writableLength = 10;
-  at(0);
-  at(1_000_000);
+  await at(0);
+  await at(1_000_000);
   assert.equal(socket.destroyed, false);
   assert.equal(watch.closed, 0);
+});
+
+test('stall watch, with what clients took from the kernel: one at or above server.stallMinRate is never cut, one below it or taking nothing is cut after the timeout', async () => {
+  const taken = new Map<unknown, number>();
+  const { watch, connect, at } = watched(1000, async (sockets) => new Map(sockets.map((s) => [s, taken.get(s) ?? 0])), 100);
+  const steady = connect(); // takes 100 bytes/s: the floor
+  const drip = connect(); // takes 50 bytes/s
+  const still = connect(); // takes nothing
+  for (const socket of [steady, drip, still]) socket.writableLength = 1_000_000; // the socket shows no progress at all
+  for (let ms = 0; ms <= 10_000; ms += 250) {
+    taken.set(steady, ms / 10);
+    taken.set(drip, ms / 20);
+    await at(ms);
+    if (ms < 1000) assert.equal(still.destroyed || drip.destroyed, false, `nobody cut before the timeout (${ms} ms)`);
+  }
+  assert.equal(still.destroyed, true);
+  assert.equal(drip.destroyed, true, 'below the floor');
+  assert.equal(steady.destroyed, false, '10 timeouts long without progress the socket shows, at the floor');
+  assert.equal(watch.closed, 2);
+});
+
+test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 MB answer is not cut, one that stopped reading is', { skip: process.platform !== 'linux' }, async () => {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-length': String(8 << 20) });
+    response.end(Buffer.alloc(8 << 20, 120)); // one chunk: the socket's waiting bytes never go down before its last byte
+  });
+  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const reader = (perTick: number) => {
+    const socket = connect(port, '127.0.0.1');
+    let state: 'open' | 'closed' | 'reset' = 'open';
+    socket.on('error', () => (state = 'reset'));
+    socket.on('close', () => state === 'open' && (state = 'closed'));
+    socket.pause();
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const tick = setInterval(() => perTick > 0 && socket.read(perTick), 50);
+    /** How the connection ended, once its client reads again (a paused socket hears nothing). */
+    const ended = async () => {
+      clearInterval(tick);
+      socket.resume();
+      for (let i = 0; i < 100 && state === 'open'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      return state;
+    };
+    return { state: () => state, ended, stop: () => (clearInterval(tick), socket.destroy()) };
+  };
+  const slow = reader(16_384); // 320 KB/s: the window opens every 64 KB (loopback's MSS), every 0.2 s
+  const stopped = reader(0);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    assert.equal(watch.closed, 1, 'one cut');
+    assert.equal(slow.state(), 'open', 'took 320 KB/s, above the floor, though its socket showed no progress for twice the timeout');
+    assert.notEqual(await stopped.ended(), 'open', 'took nothing once its buffers were full: cut');
+  } finally {
+    slow.stop();
+    stopped.stop();
+    watch.stop();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
