@@ -107,8 +107,11 @@ export const SERVICE_DEFAULTS: Tree = {
     maxConnectionsPerClient: 500,
     /** ms a new connection (or the next request of a kept-alive one) has to send its request line and headers; then 408. */
     headersTimeout: 10000,
-    /** ms an idle kept-alive connection stays open (the reference's: Node's 5 s, `Keep-Alive: timeout=5`). */
-    keepAliveTimeout: 5000,
+    /**
+     * ms an idle kept-alive connection stays open: longer than the 60 s idle timeout of common load
+     * balancers; while the connections are crowded, 5 s (src/http/server/load/idleConnections.ts).
+     */
+    keepAliveTimeout: 72000,
     /** ms the shutdown waits for requests in flight; 0: db.pool.statementTimeout + 5000. */
     shutdownGrace: 0,
     /** Load shedding (503) while any threshold is passed; 0 turns a check off. */

@@ -9,7 +9,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     maxConnections: 1000,
     maxConnectionsPerClient: 500,
     headersTimeoutMs: 10000,
-    keepAliveTimeoutMs: 5000,
+    keepAliveTimeoutMs: 72000,
     shutdownGraceMs: 25_000,
     stallTimeoutMs: 30_000,
     stallMinRate: 100,

@@ -29,6 +29,7 @@ import { registerPressure } from './plugins/pressure.ts';
 import { type Admission, type AdmittedNetwork, admission } from './load/admission.ts';
 import { capConnections, reservedOnly } from './load/connectionCap.ts';
 import { capForwardedClients } from './load/clientCap.ts';
+import { closeIdleWhenCrowded } from './load/idleConnections.ts';
 import { refusals } from './load/refusals.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
@@ -78,9 +79,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     genReqId: (request) => requestId(request.headers['x-request-id']),
     // X-Forwarded-Proto/-Host count only behind a proxy the operator declared (links, origin.ts).
     trustProxy: config.server.trustProxy,
-    // Idle connections hold no place for long (load/connectionCap.ts): a kept-alive one closes after
-    // server.keepAliveTimeout; one that sends no whole request head within server.headersTimeout
-    // gets 408 (Node's check runs every connectionsCheckingInterval; its default is 30 s).
+    // Idle connections hold no place for long: a kept-alive one closes after server.keepAliveTimeout
+    // (sooner while crowded: load/idleConnections.ts); one that sends no whole request head within
+    // server.headersTimeout gets 408 (Node's check runs every connectionsCheckingInterval, 30 s by default).
     keepAliveTimeout: config.server.keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: Math.min(1000, config.server.headersTimeoutMs) },
     // Requests the HTTP parser rejects (431, 408, 400): the mirror's body and Connection: close.
@@ -110,7 +111,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const { pressure, maxConnectionsPerClient: perClient, trustProxy } = config.server;
   app.server.headersTimeout = config.server.headersTimeoutMs;
   const refused = refusals(perClient, config.response.compression, (reason) => admit?.count(reason));
-  capConnections(app.server, { max: config.server.maxConnections, perClient: trustProxy ? 0 : perClient, holdMs: pressure.maxShedDelayMs, refusals: refused });
+  const cap = capConnections(app.server, { max: config.server.maxConnections, perClient: trustProxy ? 0 : perClient, holdMs: pressure.maxShedDelayMs, refusals: refused });
   const onReserve = reservedOnly(pressure.maxShedDelayMs, refused);
   const forwarded = trustProxy && perClient > 0 ? capForwardedClients(perClient, refused) : undefined;
   answerBeforeRouting(
@@ -122,6 +123,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       (serveHits !== undefined && serveHits(request, response)) ||
       (admit !== undefined && admit.beforeRouting(request, response)),
   );
+  const idle = closeIdleWhenCrowded(app.server, cap, config.server.maxConnections, trustProxy ? 0 : perClient);
+  app.addHook('onClose', async () => idle.stop());
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 
