@@ -120,20 +120,26 @@ export const SERVICE_DEFAULTS: Tree = {
       maxEventLoopDelay: 1000,
       /** V8 heap in use, percent of its limit. */
       maxHeapUsedPercent: 90,
-      /** Statements waiting for a database connection. */
-      maxPoolWaiting: 100,
+      /** Statements waiting for a database connection; 0: not a reason to shed (the adaptive limit is). */
+      maxPoolWaiting: 0,
       /**
        * Contract requests in flight beyond the pool's connections (the limit is the pool plus this);
-       * also the adaptive limit's bound. Requests, not statements: one that runs several at once counts once.
+       * also the adaptive limit's bound. Requests, not statements: one that runs several at once
+       * counts once. As many as the process's connections: the reference answers the bench mix at 256
+       * connections within 5 s, so a bound below that would refuse what it serves.
        */
-      maxQueuedRequests: 64,
+      maxQueuedRequests: 1000,
       /**
        * An adaptive limit on the contract requests in flight (issue 45): it starts at the fixed bound
        * and goes down while statements keep waiting longer than maxQueueWait for a database connection.
        */
       adaptive: true,
-      /** ms; the standing wait for a database connection (the least in a 100 ms window) above which the adaptive limit goes down. */
-      maxQueueWait: 1000,
+      /**
+       * ms; the standing wait for a database connection (the least in a 100 ms window) above which
+       * the adaptive limit goes down: half of the 10 s the JSON-RPC relay waits for a mirror node
+       * (MIRROR_NODE_TIMEOUT), as a request waits about that long for each of its statements.
+       */
+      maxQueueWait: 5000,
       /** ms; the longest a shed answer waits for its pace (clients that retry at once); 0: at once. */
       maxShedDelay: 1000,
     },

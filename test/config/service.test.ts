@@ -13,12 +13,12 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     shutdownGraceMs: 25_000,
     stallTimeoutMs: 30_000,
     stallMinRate: 100,
-    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 100, maxQueuedRequests: 64, adaptive: true, maxQueueWaitMs: 1000, maxShedDelayMs: 1000 },
+    pressure: { maxEventLoopDelayMs: 1000, maxHeapUsedPercent: 90, maxPoolWaiting: 0, maxQueuedRequests: 1000, adaptive: true, maxQueueWaitMs: 5000, maxShedDelayMs: 1000 },
   });
   const set = loadConfig(
     {
       HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '50',
-      HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '0',
+      HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '7',
       HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
       HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '250',
       HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
@@ -28,7 +28,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     '/nonexistent',
   );
   assert.equal(set.server.maxConnections, 50);
-  assert.equal(set.server.pressure.maxPoolWaiting, 0);
+  assert.equal(set.server.pressure.maxPoolWaiting, 7);
   assert.deepEqual([set.server.pressure.adaptive, set.server.pressure.maxQueueWaitMs, set.server.pressure.maxShedDelayMs], [false, 250, 0]);
   assert.equal(set.server.shutdownGraceMs, 40_000);
   assert.equal(set.server.trustProxy, true);

@@ -377,3 +377,22 @@ test('the drain sends the held shed answers at once with Connection: close', { t
     await served.app.close();
   }
 });
+
+test('by default a request is shed only past what its clients wait: 1,000 in flight beyond the pool, and the limit holds while statements wait up to 5 s (issue 58)', async (t) => {
+  const observers: WaitObserver[] = [];
+  const queue: PoolQueue = { observeWaits: (o) => void observers.push(o), oldestWaitMs: () => 0 };
+  const clock = onFakeClock(t, {}, queue);
+  const limitNow = () => clock.metric('http_concurrency_limit');
+  const report = (waitMs: number, ms: number) => {
+    for (let i = 0; i < ms; i += 10) {
+      for (const observer of observers) observer(waitMs, clock.now());
+      clock.advance(10);
+    }
+  };
+  assert.equal(await limitNow(), 1001, 'the pool plus 1,000');
+  for (let i = 0; i < 256; i++) assert.equal(clock.ask('/api/v1/contracts/1').shed, false, `256 connections' requests in flight (${i})`);
+  report(4900, 2000);
+  assert.equal(await limitNow(), 1001, 'statements waiting 4.9 s: their requests still answer within the relay\'s 10 s');
+  report(8000, 300);
+  assert.ok((await limitNow()) < 1001, 'waits of 8 s: the limit comes down');
+});
