@@ -34,8 +34,8 @@ async function numberOf(db: Db, tag: string): Promise<bigint | undefined> {
   return BigInt(tag);
 }
 
-export async function newFilter({ db, filters }: FilterContext, params: unknown): Promise<MethodAnswer> {
-  const filter = filterParam(params);
+export async function newFilter({ db, config, filters }: FilterContext, params: unknown): Promise<MethodAnswer> {
+  const filter = filterParam(params, config.rpc);
   const fromBlock = filter.fromBlock ?? 'latest';
   const toBlock = filter.toBlock ?? 'latest';
   const from = await numberOf(db, fromBlock);

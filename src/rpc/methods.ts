@@ -24,7 +24,7 @@ export interface MethodContext {
 type Method = (context: MethodContext, params: unknown) => Promise<MethodAnswer>;
 
 async function getLogs({ db, config }: MethodContext, params: unknown): Promise<MethodAnswer> {
-  const search = await logSearchOf(db, config, filterParam(params));
+  const search = await logSearchOf(db, config, filterParam(params, config.rpc));
   return search === undefined ? { json: '[]' } : { pages: logPages(db, config, search) };
 }
 

@@ -78,7 +78,7 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
   let tag: string;
   if (event === 'logs') {
     if (filters === undefined || filters === null) throw rpcErrors.internal('"Cannot convert undefined or null to object"');
-    const filter = subscribeLogsParam(filters);
+    const filter = subscribeLogsParam(filters, config.rpc);
     tag = JSON.stringify({ event, filters: filter });
     const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
     if (existing) return existing.id;
