@@ -21,11 +21,15 @@ const idOf = (value: unknown): RpcId => (typeof value === 'string' || typeof val
 export const requestIdOf = (request: unknown): RpcId =>
   typeof request === 'object' && request !== null && !Array.isArray(request) ? idOf((request as { id?: unknown }).id) : null;
 
-/** The checks of a JSON-RPC 2.0 request (the relay's validateJsonRpcRequest); the request or undefined. */
-function validRequest(request: unknown): { id: RpcId; method: unknown; params: unknown } | undefined {
+/**
+ * The checks of a JSON-RPC 2.0 request (the relay's validateJsonRpcRequest); the request or
+ * undefined. A method that is not a string is an Invalid Request, as JSON-RPC 2.0 says (the relay
+ * looks such a method up and answers -32601 "Method 123 not found": docs/compatibility.md).
+ */
+function validRequest(request: unknown): { id: RpcId; method: string; params: unknown } | undefined {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
   const r = request as Record<string, unknown>;
-  if (r.jsonrpc !== '2.0' || !hasOwn(r, 'method') || !hasOwn(r, 'id')) return undefined;
+  if (r.jsonrpc !== '2.0' || !hasOwn(r, 'method') || !hasOwn(r, 'id') || typeof r.method !== 'string') return undefined;
   if (r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') return undefined;
   return { id: r.id as RpcId, method: r.method, params: r.params };
 }
@@ -44,7 +48,7 @@ export async function dispatch(request: unknown, context: MethodContext, inBatch
     return { id: id || null, error: rpcErrors.invalidRequest() };
   }
   const { id, method, params } = valid;
-  if (inBatch && typeof method === 'string' && NOT_IN_BATCH.has(method)) return { id, error: rpcErrors.notInBatch(method) };
+  if (inBatch && NOT_IN_BATCH.has(method)) return { id, error: rpcErrors.notInBatch(method) };
   try {
     return { id, answer: await methodOf(method)(context, params) };
   } catch (err) {

@@ -54,9 +54,13 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
       let parsed: unknown;
       try {
         parsed = parseJson(body ?? '', rpc.maxJsonDepth);
-        if (typeof parsed !== 'object' || parsed === null) throw rpcErrors.parse();
       } catch (err) {
         return sendError(reply, requestId, err as RpcError);
+      }
+      // JSON that is neither a request nor a batch (`42`, `null`), or an empty batch: one Invalid
+      // Request, as JSON-RPC 2.0 answers them (the relay: a parse error, and `[]`: docs/compatibility.md)
+      if (typeof parsed !== 'object' || parsed === null || (Array.isArray(parsed) && parsed.length === 0)) {
+        return sendError(reply, requestId, rpcErrors.invalidRequest());
       }
       const context = networks.context(network);
       if (!Array.isArray(parsed)) {

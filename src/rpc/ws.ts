@@ -115,6 +115,8 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
           return writer.answer(single(JSON.stringify({ code: -32600, message: 'Invalid request' })));
         }
         if (!Array.isArray(message)) return writer.answer(await answerOne(message, false));
+        // an empty batch: one Invalid Request, as JSON-RPC 2.0 answers it (as over HTTP)
+        if (message.length === 0) return writer.answer(single(answerError(null, rpcErrors.invalidRequest(), '')));
         if (message.length > ws.maxBatchSize) {
           return writer.answer(single(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`));
         }

@@ -89,9 +89,10 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
         const ref = contractListingRef(parseContractPath(address.toLowerCase()), config);
         const ids = ref.kind === 'id' ? await contractOrToken(db, ref.id) : await contractByEvmAddress(db, ref);
         if (ids.length === 0) {
-          // the ws-server prefixes this one with its request id twice (it passes the id already formatted)
+          // the request id once (the ws-server writes it twice, "[Request ID: [Request ID: <id>]]", for it
+          // passes the id already formatted: a difference kept on purpose, docs/compatibility.md)
           const error = rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
-          throw new RpcError(error.code, `[Request ID: [Request ID: ${requestId}]] ${error.message}`, 'relay');
+          throw new RpcError(error.code, `[Request ID: ${requestId}] ${error.message}`, 'relay');
         }
         for (const id of ids) contracts.add(id.toString());
       }

@@ -189,7 +189,8 @@ test('unknown and relay-only methods, requests that are not JSON-RPC 2.0, batche
     batch.text,
     '[{"result":"0x12a","jsonrpc":"2.0","id":1},{"error":{"code":-32007,"message":"Method eth_newBlockFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":2},{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}]',
   );
-  assert.equal((await post(served.base, [])).text, '[]');
+  // an empty batch: one Invalid Request, not `[]` (JSON-RPC 2.0; the relay answers `[]`: docs/compatibility.md)
+  assert.equal((await post(served.base, [])).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
 });
 
 test('hostile requests: each a clear JSON-RPC error, the server answering after them', async () => {
@@ -203,10 +204,25 @@ test('hostile requests: each a clear JSON-RPC error, the server answering after 
   const deep = await post(served.base, `${'['.repeat(5000)}${']'.repeat(5000)}`);
   assert.equal(deep.json.error.code, -32700);
   assert.match(deep.json.error.message, /nested deeper than 32/);
-  for (const bad of ['{"jsonrpc":', 'null', '12', '"text"', '']) {
+  for (const bad of ['{"jsonrpc":', '']) {
     const res = await post(served.base, bad);
     assert.equal(res.text, '{"error":{"message":"Parse error","code":-32700},"jsonrpc":"2.0","id":null}', bad);
   }
+  // JSON that is no request and an empty batch: one Invalid Request (JSON-RPC 2.0), HTTP 400
+  for (const bad of ['null', '12', '"text"', 'true', '[]', ' [ ] ']) {
+    const res = await post(served.base, bad);
+    assert.equal(res.status, 400, bad);
+    assert.equal(res.text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}', bad);
+  }
+  // a method that is not a string: Invalid Request, alone and in a batch, with the request's id
+  const numbered = await post(served.base, { jsonrpc: '2.0', id: 7, method: 123 });
+  assert.equal(numbered.status, 400);
+  assert.equal(numbered.text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":7}');
+  const mixed = await post(served.base, [{ jsonrpc: '2.0', id: 8, method: ['eth_chainId'] }, { jsonrpc: '2.0', id: 9, method: 'eth_chainId' }, 42]);
+  assert.deepEqual(
+    mixed.json.map((a: any) => a.error?.code ?? a.result),
+    [-32600, '0x12a', -32600],
+  );
   const form = await post(served.base, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' });
   assert.equal(form.status, 415);
   assert.match(form.json.error.message, /not JSON; send application\/json/);
