@@ -62,7 +62,7 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
       if (typeof parsed !== 'object' || parsed === null || (Array.isArray(parsed) && parsed.length === 0)) {
         return sendError(reply, requestId, rpcErrors.invalidRequest());
       }
-      const context = networks.context(network);
+      const context = networks.context(network, request.ip);
       if (!Array.isArray(parsed)) {
         const outcome = await dispatch(parsed, context);
         const status = 'error' in outcome ? statusOf(outcome.error) : 200;

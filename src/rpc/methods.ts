@@ -19,6 +19,8 @@ export interface MethodContext {
   config: Config;
   chainId: bigint;
   filters: FilterStore;
+  /** The client's address: the peer's, or with server.trustProxy the forwarded one (Fastify's request.ip). */
+  client: string;
 }
 
 type Method = (context: MethodContext, params: unknown) => Promise<MethodAnswer>;

@@ -76,7 +76,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       releaseConnection(request.socket as Socket);
       const requestIdPrefix = requestIdFrom(request.headers['x-request-id']);
       const connection: Connection = { socket, subscriptions: new Map() };
-      const context = networks.context(network);
+      const context = networks.context(network, client);
       let requests = 0;
       let idle: NodeJS.Timeout | undefined;
       const touch = () => {
