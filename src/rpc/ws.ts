@@ -75,7 +75,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       perClient.set(client, (perClient.get(client) ?? 0) + 1);
       releaseConnection(request.socket as Socket);
       const requestIdPrefix = requestIdFrom(request.headers['x-request-id']);
-      const connection: Connection = { socket, subscriptions: new Map() };
+      const connection: Connection = { socket, subscriptions: new Map(), reserved: 0 };
       const context = networks.context(network, client);
       let requests = 0;
       let idle: NodeJS.Timeout | undefined;
