@@ -34,7 +34,7 @@ import { RpcError, rpcErrors } from './errors.ts';
 import { NOT_IN_BATCH } from './methods.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
-import { wsWriter } from './wsWriter.ts';
+import { isClientGone, wsWriter } from './wsWriter.ts';
 
 /** The methods the relay's WebSocket serves (its WS_CONSTANTS.METHODS); the rest are not found there. */
 const WS_METHODS = new Set(
@@ -88,7 +88,10 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       const writer = wsWriter(
         socket,
         ws.maxBufferedBytes,
-        (err) => app.log.error({ err }, 'rpc websocket answer failed'),
+        (err) =>
+          isClientGone(err)
+            ? app.log.info({ client, code: (err as { code?: unknown }).code }, 'rpc websocket client went away during an answer')
+            : app.log.error({ err }, 'rpc websocket answer failed'),
         () => tookBytes(request.socket as Socket),
       );
       const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<Chunk>> => {
