@@ -7,6 +7,7 @@
 import { DatabaseUnavailableError } from '../db/db.ts';
 import type { MethodAnswer } from './answer.ts';
 import { RpcError, rpcErrors } from './errors.ts';
+import { measured } from './metrics.ts';
 import { type MethodContext, NOT_IN_BATCH, methodOf } from './methods.ts';
 
 /** A request's id as written back: a string or number as given, anything else null. */
@@ -40,8 +41,25 @@ export function asRpcError(err: unknown): RpcError {
   return rpcErrors.internal(err instanceof Error ? err.message : String(err));
 }
 
-/** Runs one request; `inBatch`: the relay's methods refused in a batch are refused. */
-export async function dispatch(request: unknown, context: MethodContext, inBatch = false): Promise<Outcome> {
+/** Starts the count of one request (metrics.ts): its `done(code)` once it is answered. */
+export type Measure = (method: unknown) => (code: number | 'ok') => void;
+
+const methodOfRequest = (request: unknown): unknown =>
+  typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+
+/** Runs one request; `inBatch`: the relay's methods refused in a batch are refused; `measure`: counted (metrics.ts). */
+export async function dispatch(request: unknown, context: MethodContext, inBatch = false, measure?: Measure): Promise<Outcome> {
+  if (measure === undefined) return run(request, context, inBatch);
+  const done = measure(methodOfRequest(request));
+  const outcome = await run(request, context, inBatch);
+  if ('error' in outcome) {
+    done(outcome.error.code);
+    return outcome;
+  }
+  return { id: outcome.id, answer: measured(outcome.answer, done, (err) => asRpcError(err).code) };
+}
+
+async function run(request: unknown, context: MethodContext, inBatch: boolean): Promise<Outcome> {
   const valid = validRequest(request);
   if (valid === undefined) {
     const id = requestIdOf(request);
