@@ -7,6 +7,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { leaveAdmission } from '../http/server/load/admission.ts';
 import { answerError, batchChunks, deferredChunks, outcomeChunks } from './envelope.ts';
 import { TOO_LARGE, parseJson, readBody } from './body.ts';
 import { RpcError, rpcErrors } from './errors.ts';
@@ -74,6 +75,8 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
         const outcome = await dispatch(parsed, context, false, measure);
         const status = 'error' in outcome ? statusOf(outcome.error) : 200;
         const chunks = await outcomeChunks(outcome, requestId);
+        // an answer of several pages leaves the limit of requests in flight: the page gate paces its reads
+        if (typeof chunks !== 'string' && !Buffer.isBuffer(chunks)) leaveAdmission(request.raw);
         return reply
           .code(status)
           .header('content-type', CONTENT_TYPE)
@@ -82,6 +85,8 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
       if (parsed.length > rpc.maxBatchSize) return refuse(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
       const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true, measure)));
       const answers = outcomes.map((outcome) => deferredChunks(outcome, requestId));
+      // (a batch's answers are read as they are written: a stream)
+      leaveAdmission(request.raw);
       return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batchChunks(answers), { objectMode: false }));
     });
     // the relay answers any other HTTP method with Invalid Request (a WebSocket upgrade never gets here)

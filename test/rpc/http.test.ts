@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, call, post, serveRpc, unprefixed } from './support.ts';
+import { type Served, call, delayingDb, post, serveRpc, unprefixed } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
@@ -287,4 +287,27 @@ test('eth_getLogs: deeply nested topics pass the relay validator as their one va
   assert.equal(wide.status, 400);
   assert.equal(wide.json.error.code, -32004);
   assert.ok(Date.now() - started < 5000);
+});
+
+test('POST /rpc under the HTTP admission: beyond the requests in flight, the 503 of every shed request; admitted again after', async () => {
+  // a pool of 1 and 1 request queued: 2 in flight; each read of the newest block takes 300 ms
+  const slow = await serveRpc(delayingDb(database.db, (text) => (/from record_file/.test(text) ? 300 : 0)), {
+    HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
+  });
+  try {
+    const held = [call(slow.base, 'eth_blockNumber'), call(slow.base, 'eth_blockNumber')];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const res = await fetch(`${slow.base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }) });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '1');
+    assert.equal(await res.text(), '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
+    for (const answer of await Promise.all(held)) assert.equal(answer.status, 200);
+    assert.equal((await call(slow.base, 'eth_chainId')).json.result, '0x12a');
+    assert.match(await (await fetch(`${slow.base}/metrics`)).text(), /http_requests_shed_total\{reason="limit"\} 1/);
+  } finally {
+    await slow.close();
+  }
 });
