@@ -61,7 +61,7 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
       }
       let parsed: unknown;
       try {
-        parsed = parseJson(body ?? '', rpc.maxJsonDepth);
+        parsed = parseJson(body ?? '', rpc.maxJsonDepth, rpc.maxBatchSize);
       } catch (err) {
         return refuse(reply, requestId, err as RpcError);
       }
@@ -82,7 +82,6 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
           .header('content-type', CONTENT_TYPE)
           .send(typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : Readable.from(chunks, { objectMode: false }));
       }
-      if (parsed.length > rpc.maxBatchSize) return refuse(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
       const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true, measure)));
       const answers = outcomes.map((outcome) => deferredChunks(outcome, requestId));
       // (a batch's answers are read as they are written: a stream)

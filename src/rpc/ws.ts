@@ -124,8 +124,13 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
         try {
-          message = parseJson(data, network.config.rpc.maxJsonDepth);
-        } catch {
+          message = parseJson(data, network.config.rpc.maxJsonDepth, ws.maxBatchSize);
+        } catch (err) {
+          // a batch over its limit (counted before it was parsed): the relay's answer, in an array
+          if (err instanceof RpcError && err.code === -32203) {
+            refused(-32203);
+            return writer.answer(single(`[${answerError(null, err, '')}]`));
+          }
           refused(-32600);
           return writer.answer(single(JSON.stringify({ code: -32600, message: 'Invalid request' })));
         }
@@ -134,10 +139,6 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         if (message.length === 0) {
           refused(-32600);
           return writer.answer(single(answerError(null, rpcErrors.invalidRequest(), '')));
-        }
-        if (message.length > ws.maxBatchSize) {
-          refused(-32203);
-          return writer.answer(single(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`));
         }
         const answers = await Promise.all(message.map((item) => answerOne(item, true)));
         return writer.answer(batchChunks(answers));
