@@ -311,3 +311,30 @@ test('POST /rpc under the HTTP admission: beyond the requests in flight, the 503
     await slow.close();
   }
 });
+
+test('POST /rpc under the HTTP admission: an answer of many pages leaves the limit once it streams', async () => {
+  // a limit of 2 in flight; each page of logs (1 log) read 20 ms late: the demo's whole range, some
+  // 1,200 pages, streams for seconds
+  const slow = await serveRpc(delayingDb(database.db, (text) => (/from contract_log/.test(text) ? 20 : 0)), {
+    HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
+    HIERO_MIRROR_REST_RPC_PAGESIZE: '1',
+    HIERO_MIRROR_REST_RPC_TIMESTAMPRANGELIMIT: '0',
+    HIERO_MIRROR_REST_RPC_BLOCKRANGELIMIT: '100000000',
+  });
+  const aborts = [new AbortController(), new AbortController()];
+  try {
+    const [range] = await database.db.query<{ first: string; last: string }>(sql`select min(index)::text as first, max(index)::text as last from record_file`);
+    const whole = { fromBlock: hex(BigInt(range!.first)), toBlock: hex(BigInt(range!.last)) };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [whole] });
+    // both answers have begun (their heads came) and go on streaming
+    const streams = await Promise.all(aborts.map((a) => fetch(`${slow.base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: a.signal })));
+    for (const res of streams) assert.equal(res.status, 200);
+    assert.equal((await call(slow.base, 'eth_chainId')).status, 200, 'admitted: the streams left the limit');
+  } finally {
+    for (const a of aborts) a.abort();
+    await slow.close();
+  }
+});
