@@ -14,6 +14,10 @@ export const RPC_DEFAULTS: Tree = {
   maxBodyBytes: 1048576,
   /** Requests in one HTTP batch (the relay's BATCH_REQUESTS_MAX_SIZE). */
   maxBatchSize: 100,
+  /** Addresses in one eth_getLogs / eth_newFilter / eth_subscribe filter (the relay has no limit); counted before any is read. */
+  maxAddresses: 1000,
+  /** Values of one topic position's OR-list (the mirror node's query.maxRepeatedQueryParameters, where the relay's look-up fails). */
+  maxTopicValues: 100,
   /** Nesting depth of a request's JSON; deeper is a parse error. */
   maxJsonDepth: 32,
   /** Blocks one eth_getLogs spans without a single address (the relay's ETH_GET_LOGS_BLOCK_RANGE_LIMIT). */
@@ -29,8 +33,10 @@ export const RPC_DEFAULTS: Tree = {
   pageReads: 4,
   /** How long a filter lives after its last use, ms (the relay's FILTER_TTL). */
   filterTtl: 300000,
-  /** Filters one process keeps when they live in process (no Redis); the oldest go first. */
+  /** Filters one process keeps when they live in process (no Redis); when full a new one is refused (-32005), none is dropped. */
   maxFilters: 10000,
+  /** Filters one client address has installed at once (the peer's address, or with server.trustProxy the forwarded one); more are refused (-32005). */
+  maxFiltersPerClient: 100,
   ws: {
     /** WebSocket connections per process; more are refused (HTTP 503 on the upgrade). */
     maxConnections: 1000,
@@ -57,6 +63,8 @@ export interface RpcSettings {
   chainId: bigint | undefined;
   maxBodyBytes: number;
   maxBatchSize: number;
+  maxAddresses: number;
+  maxTopicValues: number;
   maxJsonDepth: number;
   blockRangeLimit: number;
   /** Seconds; 0: no limit. */
@@ -65,6 +73,7 @@ export interface RpcSettings {
   pageReads: number;
   filterTtlMs: number;
   maxFilters: number;
+  maxFiltersPerClient: number;
   ws: {
     maxConnections: number;
     maxConnectionsPerClient: number;
@@ -96,6 +105,8 @@ export function rpcSettings(tree: Tree): RpcSettings {
     chainId: chainId(tree),
     maxBodyBytes: integer(tree, 'rpc.maxBodyBytes', 1024, 1_073_741_824),
     maxBatchSize: integer(tree, 'rpc.maxBatchSize', 1, 100_000),
+    maxAddresses: integer(tree, 'rpc.maxAddresses', 1, 1_000_000),
+    maxTopicValues: integer(tree, 'rpc.maxTopicValues', 1, 1_000_000),
     maxJsonDepth: integer(tree, 'rpc.maxJsonDepth', 2, 1000),
     blockRangeLimit: integer(tree, 'rpc.blockRangeLimit', 1, 1_000_000_000),
     timestampRangeLimit: integer(tree, 'rpc.timestampRangeLimit', 0, 1_000_000_000_000),
@@ -103,6 +114,7 @@ export function rpcSettings(tree: Tree): RpcSettings {
     pageReads: integer(tree, 'rpc.pageReads', 1, 100_000),
     filterTtlMs: integer(tree, 'rpc.filterTtl', 1000, 86_400_000),
     maxFilters: integer(tree, 'rpc.maxFilters', 1, 10_000_000),
+    maxFiltersPerClient: integer(tree, 'rpc.maxFiltersPerClient', 1, 10_000_000),
     ws: {
       maxConnections: integer(tree, 'rpc.ws.maxConnections', 0, 1_000_000),
       maxConnectionsPerClient: integer(tree, 'rpc.ws.maxConnectionsPerClient', 0, 1_000_000),

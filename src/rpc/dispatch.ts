@@ -7,6 +7,7 @@
 import { DatabaseUnavailableError } from '../db/db.ts';
 import type { MethodAnswer } from './answer.ts';
 import { RpcError, rpcErrors } from './errors.ts';
+import { measured } from './metrics.ts';
 import { type MethodContext, NOT_IN_BATCH, methodOf } from './methods.ts';
 
 /** A request's id as written back: a string or number as given, anything else null. */
@@ -21,11 +22,15 @@ const idOf = (value: unknown): RpcId => (typeof value === 'string' || typeof val
 export const requestIdOf = (request: unknown): RpcId =>
   typeof request === 'object' && request !== null && !Array.isArray(request) ? idOf((request as { id?: unknown }).id) : null;
 
-/** The checks of a JSON-RPC 2.0 request (the relay's validateJsonRpcRequest); the request or undefined. */
-function validRequest(request: unknown): { id: RpcId; method: unknown; params: unknown } | undefined {
+/**
+ * The checks of a JSON-RPC 2.0 request (the relay's validateJsonRpcRequest); the request or
+ * undefined. A method that is not a string is an Invalid Request, as JSON-RPC 2.0 says (the relay
+ * looks such a method up and answers -32601 "Method 123 not found": docs/compatibility.md).
+ */
+function validRequest(request: unknown): { id: RpcId; method: string; params: unknown } | undefined {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return undefined;
   const r = request as Record<string, unknown>;
-  if (r.jsonrpc !== '2.0' || !hasOwn(r, 'method') || !hasOwn(r, 'id')) return undefined;
+  if (r.jsonrpc !== '2.0' || !hasOwn(r, 'method') || !hasOwn(r, 'id') || typeof r.method !== 'string') return undefined;
   if (r.id !== null && typeof r.id !== 'string' && typeof r.id !== 'number') return undefined;
   return { id: r.id as RpcId, method: r.method, params: r.params };
 }
@@ -36,15 +41,32 @@ export function asRpcError(err: unknown): RpcError {
   return rpcErrors.internal(err instanceof Error ? err.message : String(err));
 }
 
-/** Runs one request; `inBatch`: the relay's methods refused in a batch are refused. */
-export async function dispatch(request: unknown, context: MethodContext, inBatch = false): Promise<Outcome> {
+/** Starts the count of one request (metrics.ts): its `done(code)` once it is answered. */
+export type Measure = (method: unknown) => (code: number | 'ok') => void;
+
+const methodOfRequest = (request: unknown): unknown =>
+  typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
+
+/** Runs one request; `inBatch`: the relay's methods refused in a batch are refused; `measure`: counted (metrics.ts). */
+export async function dispatch(request: unknown, context: MethodContext, inBatch = false, measure?: Measure): Promise<Outcome> {
+  if (measure === undefined) return run(request, context, inBatch);
+  const done = measure(methodOfRequest(request));
+  const outcome = await run(request, context, inBatch);
+  if ('error' in outcome) {
+    done(outcome.error.code);
+    return outcome;
+  }
+  return { id: outcome.id, answer: measured(outcome.answer, done, (err) => asRpcError(err).code) };
+}
+
+async function run(request: unknown, context: MethodContext, inBatch: boolean): Promise<Outcome> {
   const valid = validRequest(request);
   if (valid === undefined) {
     const id = requestIdOf(request);
     return { id: id || null, error: rpcErrors.invalidRequest() };
   }
   const { id, method, params } = valid;
-  if (inBatch && typeof method === 'string' && NOT_IN_BATCH.has(method)) return { id, error: rpcErrors.notInBatch(method) };
+  if (inBatch && NOT_IN_BATCH.has(method)) return { id, error: rpcErrors.notInBatch(method) };
   try {
     return { id, answer: await methodOf(method)(context, params) };
   } catch (err) {

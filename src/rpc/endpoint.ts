@@ -5,15 +5,21 @@
  * v0.69.3 answers them (docs/compatibility.md lists every difference kept).
  */
 import type { FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import type { Networks } from '../http/server/networks.ts';
 import { registerRpcHttp } from './http.ts';
+import { RpcMetrics } from './metrics.ts';
 import { RpcNetworks } from './networks.ts';
 import { registerRpcWebSocket } from './ws.ts';
 
-export function registerRpc(app: FastifyInstance, served: Networks): void {
+/** Registers the endpoint; its metrics' registry (metrics.ts), for /metrics. */
+export function registerRpc(app: FastifyInstance, served: Networks): Registry | undefined {
   const networks = new RpcNetworks(served);
-  if (networks.all.length === 0) return;
-  registerRpcHttp(app, networks);
-  registerRpcWebSocket(app, networks);
+  if (networks.all.length === 0) return undefined;
+  const metrics = new RpcMetrics();
+  metrics.open.filters = () => networks.filterStores.reduce((sum, store) => sum + (store.size ?? 0), 0);
+  registerRpcHttp(app, networks, metrics);
+  registerRpcWebSocket(app, networks, metrics);
   app.addHook('onClose', () => networks.close());
+  return metrics.registry;
 }

@@ -47,6 +47,10 @@ export const rpcErrors = {
     ),
   invalidBlockRange: () => new RpcError(-39013, 'Invalid block range'),
   filterNotFound: () => new RpcError(-32001, 'Filter not found'),
+  /** Not the relay's (it has no such limit): EIP-1474's -32005 "limit exceeded", which the relay uses for its own limits. */
+  tooManyFilters: (max: number) =>
+    new RpcError(-32005, `Filter limit exceeded: this client has ${max} filters installed; uninstall one (eth_uninstallFilter) or let one expire`),
+  filterTableFull: (max: number) => new RpcError(-32005, `Filter limit exceeded: the server holds its maximum of ${max} filters; try again later`),
   latestBlock: () => new RpcError(-32607, 'Error encountered retrieving latest block'),
   maxSubscriptions: () => new RpcError(-32608, 'Exceeded maximum allowed subscriptions'),
   batchTooLarge: (amount: number, max: number) => new RpcError(-32203, `Batch request amount ${amount} exceeds max ${max}`, 'relay'),

@@ -4,7 +4,7 @@
  * eth_getFilterChanges (a log filter answers its logs from the block after the last answer's last
  * log, or after the newest block when that had none; a block filter the hashes of up to 25 blocks
  * after the last one answered), eth_getFilterLogs, eth_uninstallFilter; every use refreshes the
- * filter's lifetime.
+ * filter's lifetime. A new filter counts against its client's limit (filterStore.ts).
  */
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
@@ -25,6 +25,8 @@ export interface FilterContext {
   db: Db;
   config: Config;
   filters: FilterStore;
+  /** The client's address (rpc.maxFiltersPerClient). */
+  client: string;
 }
 
 /** A block parameter's number: tags and missing values the newest block's, `earliest` block 0's (if it exists). */
@@ -34,8 +36,8 @@ async function numberOf(db: Db, tag: string): Promise<bigint | undefined> {
   return BigInt(tag);
 }
 
-export async function newFilter({ db, filters }: FilterContext, params: unknown): Promise<MethodAnswer> {
-  const filter = filterParam(params);
+export async function newFilter({ db, config, filters, client }: FilterContext, params: unknown): Promise<MethodAnswer> {
+  const filter = filterParam(params, config.rpc);
   const fromBlock = filter.fromBlock ?? 'latest';
   const toBlock = filter.toBlock ?? 'latest';
   const from = await numberOf(db, fromBlock);
@@ -52,13 +54,13 @@ export async function newFilter({ db, filters }: FilterContext, params: unknown)
     },
     lastQueried: null,
   };
-  await filters.set(id, stored);
+  await filters.add(id, stored, client);
   return jsonAnswer(id);
 }
 
-export async function newBlockFilter({ db, filters }: FilterContext): Promise<MethodAnswer> {
+export async function newBlockFilter({ db, filters, client }: FilterContext): Promise<MethodAnswer> {
   const id = newFilterId();
-  await filters.set(id, { type: 'newBlock', params: { blockAtCreation: quantity(await latestNumber(db)) }, lastQueried: null });
+  await filters.add(id, { type: 'newBlock', params: { blockAtCreation: quantity(await latestNumber(db)) }, lastQueried: null }, client);
   return jsonAnswer(id);
 }
 

@@ -7,10 +7,12 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { leaveAdmission } from '../http/server/load/admission.ts';
 import { answerError, batchChunks, deferredChunks, outcomeChunks } from './envelope.ts';
 import { TOO_LARGE, parseJson, readBody } from './body.ts';
 import { RpcError, rpcErrors } from './errors.ts';
-import { dispatch } from './dispatch.ts';
+import { type Measure, dispatch } from './dispatch.ts';
+import type { RpcMetrics } from './metrics.ts';
 import type { RpcNetworks } from './networks.ts';
 import { RPC_SCHEMA } from './schema.ts';
 
@@ -24,7 +26,13 @@ function sendError(reply: FastifyReply, requestId: string, error: RpcError, stat
   return reply.code(status).header('content-type', CONTENT_TYPE).send(answerError(null, error, requestId));
 }
 
-export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): void {
+export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, metrics: RpcMetrics): void {
+  const measure: Measure = (method) => metrics.start('http', method);
+  /** A body answered before any request was read from it (counted under method "none"). */
+  const refuse = (reply: FastifyReply, requestId: string, error: RpcError, status = statusOf(error)) => {
+    metrics.observe('http', 'none', error.code, reply.elapsedTime / 1000);
+    return sendError(reply, requestId, error, status);
+  };
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // every body is read here, whatever its type, with the endpoint's own limit
@@ -40,44 +48,51 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks): vo
       const requestId = String(request.id);
       reply.header('x-request-id', requestId);
       const network = networks.of(request.raw);
-      if (network === undefined) return sendError(reply, requestId, new RpcError(-32600, 'Invalid Request: the host names no network served here', 'server'), 404);
+      if (network === undefined) return refuse(reply, requestId, new RpcError(-32600, 'Invalid Request: the host names no network served here', 'server'), 404);
       const { rpc } = network.config;
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim();
       if (type !== '' && !JSON_TYPES.test(type)) {
-        return sendError(reply, requestId, new RpcError(-32600, `Invalid Request: Content-Type ${type} is not JSON; send application/json`, 'server'), 415);
+        return refuse(reply, requestId, new RpcError(-32600, `Invalid Request: Content-Type ${type} is not JSON; send application/json`, 'server'), 415);
       }
       const body = request.body as Buffer | typeof TOO_LARGE | undefined;
       if (body === TOO_LARGE) {
         reply.header('connection', 'close');
-        return sendError(reply, requestId, new RpcError(-32600, `Invalid Request: the body is over ${rpc.maxBodyBytes} bytes`, 'server'), 413);
+        return refuse(reply, requestId, new RpcError(-32600, `Invalid Request: the body is over ${rpc.maxBodyBytes} bytes`, 'server'), 413);
       }
       let parsed: unknown;
       try {
-        parsed = parseJson(body ?? '', rpc.maxJsonDepth);
-        if (typeof parsed !== 'object' || parsed === null) throw rpcErrors.parse();
+        parsed = parseJson(body ?? '', rpc.maxJsonDepth, rpc.maxBatchSize);
       } catch (err) {
-        return sendError(reply, requestId, err as RpcError);
+        return refuse(reply, requestId, err as RpcError);
       }
-      const context = networks.context(network);
+      // JSON that is neither a request nor a batch (`42`, `null`), or an empty batch: one Invalid
+      // Request, as JSON-RPC 2.0 answers them (the relay: a parse error, and `[]`: docs/compatibility.md)
+      if (typeof parsed !== 'object' || parsed === null || (Array.isArray(parsed) && parsed.length === 0)) {
+        return refuse(reply, requestId, rpcErrors.invalidRequest());
+      }
+      const context = networks.context(network, request.ip);
       if (!Array.isArray(parsed)) {
-        const outcome = await dispatch(parsed, context);
+        const outcome = await dispatch(parsed, context, false, measure);
         const status = 'error' in outcome ? statusOf(outcome.error) : 200;
         const chunks = await outcomeChunks(outcome, requestId);
+        // an answer of several pages leaves the limit of requests in flight: the page gate paces its reads
+        if (typeof chunks !== 'string' && !Buffer.isBuffer(chunks)) leaveAdmission(request.raw);
         return reply
           .code(status)
           .header('content-type', CONTENT_TYPE)
           .send(typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : Readable.from(chunks, { objectMode: false }));
       }
-      if (parsed.length > rpc.maxBatchSize) return sendError(reply, requestId, rpcErrors.batchTooLarge(parsed.length, rpc.maxBatchSize));
-      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true)));
+      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true, measure)));
       const answers = outcomes.map((outcome) => deferredChunks(outcome, requestId));
+      // (a batch's answers are read as they are written: a stream)
+      leaveAdmission(request.raw);
       return reply.code(200).header('content-type', CONTENT_TYPE).send(Readable.from(batchChunks(answers), { objectMode: false }));
     });
     // the relay answers any other HTTP method with Invalid Request (a WebSocket upgrade never gets here)
     scope.route({
       method: ['GET', 'PUT', 'DELETE', 'PATCH'],
       url: '/rpc',
-      handler: async (request, reply) => sendError(reply, String(request.id), rpcErrors.invalidRequest(), 400),
+      handler: async (request, reply) => refuse(reply, String(request.id), rpcErrors.invalidRequest(), 400),
     });
   });
 }

@@ -19,12 +19,14 @@ export interface MethodContext {
   config: Config;
   chainId: bigint;
   filters: FilterStore;
+  /** The client's address: the peer's, or with server.trustProxy the forwarded one (Fastify's request.ip). */
+  client: string;
 }
 
 type Method = (context: MethodContext, params: unknown) => Promise<MethodAnswer>;
 
 async function getLogs({ db, config }: MethodContext, params: unknown): Promise<MethodAnswer> {
-  const search = await logSearchOf(db, config, filterParam(params));
+  const search = await logSearchOf(db, config, filterParam(params, config.rpc));
   return search === undefined ? { json: '[]' } : { pages: logPages(db, config, search) };
 }
 

@@ -20,15 +20,21 @@ export class RpcNetworks {
     return network?.config.rpc.enabled ? network : undefined;
   }
 
-  context(network: Network): MethodContext {
+  /** What the methods of a request of `client` (its address) on `network` see. */
+  context(network: Network, client: string): MethodContext {
     let context = this.contexts.get(network);
     if (context === undefined) {
       const filters = filterStore(network.config);
       this.stores.push(filters);
-      context = { db: network.db, config: network.config, chainId: chainIdOf(network.config.rpc, network.name), filters };
+      context = { db: network.db, config: network.config, chainId: chainIdOf(network.config.rpc, network.name), filters, client: '' };
       this.contexts.set(network, context);
     }
-    return context;
+    return { ...context, client };
+  }
+
+  /** The filter stores made so far (the metrics' count of filters). */
+  get filterStores(): readonly FilterStore[] {
+    return this.stores;
   }
 
   get all(): Network[] {

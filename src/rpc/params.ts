@@ -56,6 +56,37 @@ function checkObject(object: Record<string, unknown>, name: string, properties: 
   }
 }
 
+/** How much a filter may ask for (rpc.maxAddresses, rpc.maxTopicValues; at most 4 topic positions, as the EVM has). */
+export interface FilterLimits {
+  maxAddresses: number;
+  maxTopicValues: number;
+}
+
+/** Topic positions of a log: topic0 to topic3. */
+export const MAX_TOPICS = 4;
+
+/**
+ * The sizes of a filter's address and topics, checked before any of their values is looked at (an
+ * address list of 20,000 is refused by its count, not after 20,000 tests and look-ups). Counts one
+ * level of nesting, as the relay's checks flatten one (`address.flat()`); a deeper array fails its
+ * type check after. Not the relay's: it has no such limit (docs/compatibility.md).
+ */
+function checkSizes(object: Record<string, unknown>, name: string, limits: FilterLimits): void {
+  const { address, topics } = object;
+  if (Array.isArray(address)) {
+    let count = 0;
+    for (const item of address) count += Array.isArray(item) ? item.length : 1;
+    if (count > limits.maxAddresses) throw rpcErrors.invalidParameter(`'address' for ${name}`, `Expected at most ${limits.maxAddresses} addresses, got ${count}`);
+  }
+  if (!Array.isArray(topics)) return;
+  if (topics.length > MAX_TOPICS) throw rpcErrors.invalidParameter(`'topics' for ${name}`, `Expected at most ${MAX_TOPICS} topics, got ${topics.length}`);
+  topics.forEach((position: unknown, n) => {
+    if (Array.isArray(position) && position.length > limits.maxTopicValues) {
+      throw rpcErrors.invalidParameter(`'topics' for ${name}`, `Expected at most ${limits.maxTopicValues} values in topic position ${n}, got ${position.length}`);
+    }
+  });
+}
+
 /** What eth_getLogs and eth_newFilter take (validated: the values have their types' forms). */
 export interface LogFilterParams {
   blockHash?: string;
@@ -66,12 +97,13 @@ export interface LogFilterParams {
 }
 
 /** The first parameter of eth_getLogs / eth_newFilter: the relay's `filter` type (FilterObject). */
-export function filterParam(params: unknown): LogFilterParams {
+export function filterParam(params: unknown, limits: FilterLimits): LogFilterParams {
   const value = paramAt(params, 0);
   if (value === undefined) throw rpcErrors.missingParameter(0);
   if (value === null) throw rpcErrors.invalidParameter(0, 'The value passed is not valid: null.');
   if (!isPlainObject(value)) throw rpcErrors.invalidParameter(0, `Expected FilterObject, value: ${quoted(value)}`);
   if (value.blockHash && (value.toBlock || value.fromBlock)) throw rpcErrors.invalidParameter(0, "Can't use both blockHash and toBlock/fromBlock");
+  checkSizes(value, 'FilterObject', limits);
   checkObject(value, 'FilterObject', [
     ['blockHash', 'blockHash'],
     ['fromBlock', 'blockNumber'],
@@ -83,10 +115,11 @@ export function filterParam(params: unknown): LogFilterParams {
 }
 
 /** The logs filter of eth_subscribe (the relay's EthSubscribeLogsParamsObject): address and topics only. */
-export function subscribeLogsParam(value: unknown): Pick<LogFilterParams, 'address' | 'topics'> {
+export function subscribeLogsParam(value: unknown, limits: FilterLimits): Pick<LogFilterParams, 'address' | 'topics'> {
   if (typeof value !== 'object' || value === null) return {};
   // the relay keeps address and topics (defined) and checks those
   const kept = Object.fromEntries(Object.entries(value).filter(([key, v]) => v !== undefined && (key === 'address' || key === 'topics')));
+  checkSizes(kept, 'EthSubscribeLogsParamsObject', limits);
   checkObject(kept, 'EthSubscribeLogsParamsObject', [
     ['address', 'addressFilter'],
     ['topics', 'topics'],

@@ -40,13 +40,17 @@ export const RPC_SCHEMA = {
   operationId: 'postJsonRpc',
   summary: 'JSON-RPC 2.0: eth_getLogs, filters, chain id and block number',
   description:
-    'One request or a batch (an array, up to rpc.maxBatchSize). The same path upgrades to a WebSocket for eth_subscribe (logs, newHeads). Limits: rpc.maxBodyBytes, rpc.maxJsonDepth, rpc.blockRangeLimit (docs/configuration.md); differences from the relay: docs/compatibility.md.',
+    'One request or a batch (an array of 1 to rpc.maxBatchSize). The same path upgrades to a WebSocket for eth_subscribe (logs, newHeads). Limits: rpc.maxBodyBytes, rpc.maxJsonDepth, rpc.maxAddresses and rpc.maxTopicValues per filter (at most 4 topics), rpc.blockRangeLimit, rpc.maxFiltersPerClient (docs/configuration.md); differences from the relay: docs/compatibility.md. Counted in the limit of requests in flight: 503 when shed.',
   body: { oneOf: [request, { type: 'array', items: request }] },
   response: {
     200: { description: 'an answer, a batch of answers, or a parse error', ...json({ oneOf: [answer, { type: 'array', items: answer }] }) },
-    400: { description: 'a single request\'s error (invalid params, an unserved method)', ...json(answer) },
+    400: { description: 'a single request\'s error (invalid params, an unserved method; an empty batch or JSON that is no request: -32600)', ...json(answer) },
     413: { description: 'a body over rpc.maxBodyBytes', ...json(answer) },
     415: { description: 'a Content-Type that is not JSON', ...json(answer) },
     500: { description: 'an internal error', ...json(answer) },
+    503: {
+      description: 'shed: the limit of requests in flight is reached (Retry-After: 1); the service\'s error body, not a JSON-RPC answer',
+      ...json({ type: 'object', properties: { _status: { type: 'object' } } }),
+    },
   },
 } as const;

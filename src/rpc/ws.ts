@@ -28,13 +28,14 @@ import { releaseConnection } from '../http/server/load/connectionCap.ts';
 import { tookBytes } from '../http/server/load/stallWatch.ts';
 import { requestId as requestIdFrom } from '../http/server/plugins/accessLog.ts';
 import { parseJson } from './body.ts';
-import { type RpcId, dispatch, requestIdOf } from './dispatch.ts';
+import { type Measure, type RpcId, dispatch, requestIdOf } from './dispatch.ts';
+import type { RpcMetrics } from './metrics.ts';
 import { type Chunk, answerError, batchChunks, deferredChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { NOT_IN_BATCH } from './methods.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
-import { wsWriter } from './wsWriter.ts';
+import { isClientGone, wsWriter } from './wsWriter.ts';
 
 /** The methods the relay's WebSocket serves (its WS_CONSTANTS.METHODS); the rest are not found there. */
 const WS_METHODS = new Set(
@@ -54,12 +55,17 @@ function clientOf(request: IncomingMessage, trustProxy: boolean): string {
   return first !== '' ? first : (request.socket.remoteAddress ?? '');
 }
 
-export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks): void {
+export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks, metrics: RpcMetrics): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(...networks.all.map((n) => n.config.rpc.maxBodyBytes), 1024) });
   const perClient = new Map<string, number>();
   let open = 0;
   let subscriptions = 0;
   const counter = { get: () => subscriptions, add: (n: number) => (subscriptions += n) };
+  metrics.open.connections = () => open;
+  metrics.open.subscriptions = () => subscriptions;
+  const measure: Measure = (method) => metrics.start('ws', method);
+  /** A message answered before any request was read from it (counted under method "none"). */
+  const refused = (code: number) => metrics.observe('ws', 'none', code, 0);
   app.server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (request.url ?? '').split('?')[0]!.replace(/\/$/, '');
     if (!request.headers.host || hostMessage(request) !== undefined) return refuse(socket, 400, 'Bad Request');
@@ -75,8 +81,8 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       perClient.set(client, (perClient.get(client) ?? 0) + 1);
       releaseConnection(request.socket as Socket);
       const requestIdPrefix = requestIdFrom(request.headers['x-request-id']);
-      const connection: Connection = { socket, subscriptions: new Map() };
-      const context = networks.context(network);
+      const connection: Connection = { socket, subscriptions: new Map(), reserved: 0 };
+      const context = networks.context(network, client);
       let requests = 0;
       let idle: NodeJS.Timeout | undefined;
       const touch = () => {
@@ -88,7 +94,10 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
       const writer = wsWriter(
         socket,
         ws.maxBufferedBytes,
-        (err) => app.log.error({ err }, 'rpc websocket answer failed'),
+        (err) =>
+          isClientGone(err)
+            ? app.log.info({ client, code: (err as { code?: unknown }).code }, 'rpc websocket client went away during an answer')
+            : app.log.error({ err }, 'rpc websocket answer failed'),
         () => tookBytes(request.socket as Socket),
       );
       const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<Chunk>> => {
@@ -96,27 +105,40 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
         // in a batch the ws-server refuses these before any other check of the item (its id as given)
         if (inBatch && typeof method === 'string' && NOT_IN_BATCH.has(method) && 'id' in (item as object)) {
+          measure(method)(-32007);
           return single(answerError(requestIdOf(item), rpcErrors.notInBatch(method), requestId));
         }
         if (typeof method === 'string' && !WS_METHODS.has(method) && isRequest(item)) {
+          measure(method)(-32601);
           const id = requestIdOf(item);
           return single(answerError(id || null, new RpcError(-32601, `Method ${method} not found`, 'server'), requestId));
         }
         if ((method === 'eth_subscribe' || method === 'eth_unsubscribe') && isRequest(item)) {
-          return single(await subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send: writer.message, requestId }));
+          const done = measure(method);
+          const text = await subscribeRequest(item as { id: RpcId; method: string; params: unknown }, { context, connection, ws, counter, send: writer.message, requestId });
+          done(Number(/^\{"error":\{"code":(-?\d+)/.exec(text)?.[1] ?? NaN) || 'ok');
+          return single(text);
         }
-        return deferredChunks(await dispatch(item, context, inBatch), requestId);
+        return deferredChunks(await dispatch(item, context, inBatch, measure), requestId);
       };
       const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
         try {
-          message = parseJson(data, network.config.rpc.maxJsonDepth);
-        } catch {
+          message = parseJson(data, network.config.rpc.maxJsonDepth, ws.maxBatchSize);
+        } catch (err) {
+          // a batch over its limit (counted before it was parsed): the relay's answer, in an array
+          if (err instanceof RpcError && err.code === -32203) {
+            refused(-32203);
+            return writer.answer(single(`[${answerError(null, err, '')}]`));
+          }
+          refused(-32600);
           return writer.answer(single(JSON.stringify({ code: -32600, message: 'Invalid request' })));
         }
         if (!Array.isArray(message)) return writer.answer(await answerOne(message, false));
-        if (message.length > ws.maxBatchSize) {
-          return writer.answer(single(`[${answerError(null, rpcErrors.batchTooLarge(message.length, ws.maxBatchSize), '')}]`));
+        // an empty batch: one Invalid Request, as JSON-RPC 2.0 answers it (as over HTTP)
+        if (message.length === 0) {
+          refused(-32600);
+          return writer.answer(single(answerError(null, rpcErrors.invalidRequest(), '')));
         }
         const answers = await Promise.all(message.map((item) => answerOne(item, true)));
         return writer.answer(batchChunks(answers));

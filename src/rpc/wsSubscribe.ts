@@ -5,7 +5,8 @@
  * again on a connection gets its id again. Ids are 16 random bytes as 0x-hex; eth_unsubscribe
  * without one ends every subscription of the connection. A subscription made once its connection
  * is no longer open (the client went while the database answered) is stopped at once and never
- * counted: the connection's close has already counted out those it had.
+ * counted: the connection's close has already counted out those it had. The limits are checked and
+ * a place reserved in one turn, before any await, so that calls sent together cannot pass them.
  */
 import type { RpcSettings } from '../config/rpc.ts';
 import { type ContractRef, contractListingRef, parseContractPath } from '../http/request/contract.ts';
@@ -28,6 +29,8 @@ import { type Send, type Subscription, subscribeHeads, subscribeLogs } from './s
 export interface Connection {
   socket: WebSocket;
   subscriptions: Map<string, Subscription & { tag: string }>;
+  /** eth_subscribe calls of the connection under way: counted against its limit before their first await. */
+  reserved: number;
 }
 
 export interface SubscribeContext {
@@ -60,28 +63,42 @@ export async function subscribeRequest(request: { id: RpcId; method: string; par
     counter.add(-ended);
     return result(request.id, ended > 0);
   }
-  if (connection.subscriptions.size >= ws.maxSubscriptionsPerConnection || counter.get() >= ws.maxSubscriptions) {
+  // the check and the count in one turn, before any await: calls that arrive together are counted as
+  // they come (checked against the kept ones alone, 11 sent at once passed a limit of 10: issue 58)
+  if (connection.subscriptions.size + connection.reserved >= ws.maxSubscriptionsPerConnection || counter.get() >= ws.maxSubscriptions) {
     return answerError(request.id, new RpcError(-32608, 'Exceeded maximum allowed subscriptions', 'relay'), requestId);
   }
+  connection.reserved++;
+  counter.add(1);
+  let added = false;
   try {
-    return result(request.id, await subscribe(params[0], params[1], sub));
+    const made = await subscribe(params[0], params[1], sub);
+    added = made.added;
+    return result(request.id, made.id);
   } catch (err) {
     // the ws-server answers these errors itself, without the request id
     const error = asRpcError(err);
     return answerError(request.id, new RpcError(error.code, error.message, 'relay'), requestId);
+  } finally {
+    // the place reserved becomes the subscription's, or is given back (an error, the same one again, a closed connection)
+    connection.reserved--;
+    if (!added) counter.add(-1);
   }
 }
 
-async function subscribe(event: unknown, filters: unknown, { context, connection, counter, send, requestId }: SubscribeContext): Promise<string> {
+/** The subscription's id, and whether it was added to the connection (not when the same one was there, or the connection closed). */
+type Made = { id: string; added: boolean };
+
+async function subscribe(event: unknown, filters: unknown, { context, connection, send, requestId }: SubscribeContext): Promise<Made> {
   const { db, config } = context;
   if (event !== 'logs' && event !== 'newHeads') throw rpcErrors.unsupportedMethod();
   let tag: string;
   if (event === 'logs') {
     if (filters === undefined || filters === null) throw rpcErrors.internal('"Cannot convert undefined or null to object"');
-    const filter = subscribeLogsParam(filters);
+    const filter = subscribeLogsParam(filters, config.rpc);
     tag = JSON.stringify({ event, filters: filter });
     const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
-    if (existing) return existing.id;
+    if (existing) return { id: existing.id, added: false };
     let contracts: Set<string> | undefined;
     if (filter.address !== undefined) {
       contracts = new Set();
@@ -89,23 +106,24 @@ async function subscribe(event: unknown, filters: unknown, { context, connection
         const ref = contractListingRef(parseContractPath(address.toLowerCase()), config);
         const ids = ref.kind === 'id' ? await contractOrToken(db, ref.id) : await contractByEvmAddress(db, ref);
         if (ids.length === 0) {
-          // the ws-server prefixes this one with its request id twice (it passes the id already formatted)
+          // the request id once (the ws-server writes it twice, "[Request ID: [Request ID: <id>]]", for it
+          // passes the id already formatted: a difference kept on purpose, docs/compatibility.md)
           const error = rpcErrors.invalidParameter('filters.address', `${address} is not a valid contract or token type or does not exists`);
-          throw new RpcError(error.code, `[Request ID: [Request ID: ${requestId}]] ${error.message}`, 'relay');
+          throw new RpcError(error.code, `[Request ID: ${requestId}] ${error.message}`, 'relay');
         }
         for (const id of ids) contracts.add(id.toString());
       }
     }
     const id = newFilterId();
     const subscription = await subscribeLogs(db, config, id, { contracts, topics: topicsOf(filter.topics) }, send);
-    return kept(connection, counter, { ...subscription, tag });
+    return kept(connection, { ...subscription, tag });
   }
   tag = JSON.stringify({ event });
   const existing = [...connection.subscriptions.values()].find((s) => s.tag === tag);
-  if (existing) return existing.id;
+  if (existing) return { id: existing.id, added: false };
   const id = newFilterId();
   const subscription = await subscribeHeads(db, config, id, send);
-  return kept(connection, counter, { ...subscription, tag });
+  return kept(connection, { ...subscription, tag });
 }
 
 /**
@@ -127,13 +145,12 @@ async function contractByEvmAddress(db: Db, ref: Extract<ContractRef, { kind: 'e
   return findEntityIdsByEvmAddress(db, { hex: ref.hex, shard: ref.shard, realm: ref.realm, contractsOnly: true, deletedToo: true });
 }
 
-/** The subscription's id; kept and counted while its connection is open, else stopped. */
-function kept(connection: Connection, counter: SubscribeContext['counter'], subscription: Subscription & { tag: string }): string {
+/** The subscription, kept while its connection is open (its place was counted: subscribeRequest), else stopped. */
+function kept(connection: Connection, subscription: Subscription & { tag: string }): Made {
   if (connection.socket.readyState !== connection.socket.OPEN) {
     subscription.stop();
-    return subscription.id;
+    return { id: subscription.id, added: false };
   }
   connection.subscriptions.set(subscription.id, subscription);
-  counter.add(1);
-  return subscription.id;
+  return { id: subscription.id, added: true };
 }

@@ -28,10 +28,19 @@ const FRAGMENT = PING_EVERY;
 /** Pings awaiting their pong, at most (16 MB of bytes in flight); while that many wait, no more are sent. */
 const MAX_PINGS = 1024;
 
+/**
+ * The errors of a client gone while its answer was written (its connection reset, a write after the
+ * stall watch destroyed the socket, a broken pipe): the client's doing, not a fault here, worth a
+ * line at info without a stack.
+ */
+const GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END', 'ERR_STREAM_PREMATURE_CLOSE', 'WS_CLOSED']);
+
+export const isClientGone = (err: unknown): boolean => typeof err === 'object' && err !== null && GONE.has(String((err as { code?: unknown }).code));
+
 export interface WsWriter {
   /** A whole message (a notification): false when the connection is gone or was closed for it. */
   message(text: string): boolean;
-  /** A message in chunks (an answer), after the messages before it; a chunk that fails closes the connection (1011). */
+  /** A message in chunks (an answer), after the messages before it; a chunk that fails closes the connection (1011; a client gone: reset). */
   answer(chunks: AsyncIterable<Chunk>): Promise<void>;
 }
 
@@ -74,7 +83,7 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
   /** One frame, resolved once its bytes are handed to the socket (never, for a client that does not read: the close ends it). */
   const fragment = (text: Chunk, fin: boolean) =>
     new Promise<void>((resolve, reject) => {
-      const closed = () => reject(new Error('the WebSocket closed'));
+      const closed = () => reject(Object.assign(new Error('the WebSocket closed'), { code: 'WS_CLOSED' }));
       socket.once('close', closed);
       socket.send(text, { fin, binary: false }, (err) => {
         socket.off('close', closed);
@@ -120,7 +129,11 @@ export function wsWriter(socket: WebSocket, maxBufferedBytes: number, onError: (
       }
       if (last !== undefined && open()) await frame(last, true);
     } catch (err) {
-      if (open()) {
+      if (isClientGone(err)) {
+        // (the socket may still read as open: its close comes after the failed write's callback)
+        onError(err);
+        socket.terminate();
+      } else if (open()) {
         onError(err);
         socket.close(1011, 'The answer failed while it was written');
       }

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { sql } from '../../src/db/sql.ts';
 import { seedDemo } from '../../src/demo/seed.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, call, post, serveRpc, unprefixed } from './support.ts';
+import { type Served, call, delayingDb, post, serveRpc, unprefixed } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
@@ -189,7 +189,8 @@ test('unknown and relay-only methods, requests that are not JSON-RPC 2.0, batche
     batch.text,
     '[{"result":"0x12a","jsonrpc":"2.0","id":1},{"error":{"code":-32007,"message":"Method eth_newBlockFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":2},{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}]',
   );
-  assert.equal((await post(served.base, [])).text, '[]');
+  // an empty batch: one Invalid Request, not `[]` (JSON-RPC 2.0; the relay answers `[]`: docs/compatibility.md)
+  assert.equal((await post(served.base, [])).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
 });
 
 test('hostile requests: each a clear JSON-RPC error, the server answering after them', async () => {
@@ -203,10 +204,25 @@ test('hostile requests: each a clear JSON-RPC error, the server answering after 
   const deep = await post(served.base, `${'['.repeat(5000)}${']'.repeat(5000)}`);
   assert.equal(deep.json.error.code, -32700);
   assert.match(deep.json.error.message, /nested deeper than 32/);
-  for (const bad of ['{"jsonrpc":', 'null', '12', '"text"', '']) {
+  for (const bad of ['{"jsonrpc":', '']) {
     const res = await post(served.base, bad);
     assert.equal(res.text, '{"error":{"message":"Parse error","code":-32700},"jsonrpc":"2.0","id":null}', bad);
   }
+  // JSON that is no request and an empty batch: one Invalid Request (JSON-RPC 2.0), HTTP 400
+  for (const bad of ['null', '12', '"text"', 'true', '[]', ' [ ] ']) {
+    const res = await post(served.base, bad);
+    assert.equal(res.status, 400, bad);
+    assert.equal(res.text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}', bad);
+  }
+  // a method that is not a string: Invalid Request, alone and in a batch, with the request's id
+  const numbered = await post(served.base, { jsonrpc: '2.0', id: 7, method: 123 });
+  assert.equal(numbered.status, 400);
+  assert.equal(numbered.text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":7}');
+  const mixed = await post(served.base, [{ jsonrpc: '2.0', id: 8, method: ['eth_chainId'] }, { jsonrpc: '2.0', id: 9, method: 'eth_chainId' }, 42]);
+  assert.deepEqual(
+    mixed.json.map((a: any) => a.error?.code ?? a.result),
+    [-32600, '0x12a', -32600],
+  );
   const form = await post(served.base, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' });
   assert.equal(form.status, 415);
   assert.match(form.json.error.message, /not JSON; send application\/json/);
@@ -271,4 +287,54 @@ test('eth_getLogs: deeply nested topics pass the relay validator as their one va
   assert.equal(wide.status, 400);
   assert.equal(wide.json.error.code, -32004);
   assert.ok(Date.now() - started < 5000);
+});
+
+test('POST /rpc under the HTTP admission: beyond the requests in flight, the 503 of every shed request; admitted again after', async () => {
+  // a pool of 1 and 1 request queued: 2 in flight; each read of the newest block takes 300 ms
+  const slow = await serveRpc(delayingDb(database.db, (text) => (/from record_file/.test(text) ? 300 : 0)), {
+    HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
+  });
+  try {
+    const held = [call(slow.base, 'eth_blockNumber'), call(slow.base, 'eth_blockNumber')];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const res = await fetch(`${slow.base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }) });
+    assert.equal(res.status, 503);
+    assert.equal(res.headers.get('retry-after'), '1');
+    assert.equal(await res.text(), '{"_status":{"messages":[{"message":"Service unavailable"}]}}');
+    for (const answer of await Promise.all(held)) assert.equal(answer.status, 200);
+    assert.equal((await call(slow.base, 'eth_chainId')).json.result, '0x12a');
+    assert.match(await (await fetch(`${slow.base}/metrics`)).text(), /http_requests_shed_total\{reason="limit"\} 1/);
+  } finally {
+    await slow.close();
+  }
+});
+
+test('POST /rpc under the HTTP admission: an answer of many pages leaves the limit once it streams', async () => {
+  // a limit of 2 in flight; each page of logs (1 log) read 20 ms late: the demo's whole range, some
+  // 1,200 pages, streams for seconds
+  const slow = await serveRpc(delayingDb(database.db, (text) => (/from contract_log/.test(text) ? 20 : 0)), {
+    HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '1',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXSHEDDELAY: '0',
+    HIERO_MIRROR_REST_RPC_PAGESIZE: '1',
+    HIERO_MIRROR_REST_RPC_TIMESTAMPRANGELIMIT: '0',
+    HIERO_MIRROR_REST_RPC_BLOCKRANGELIMIT: '100000000',
+  });
+  const aborts = [new AbortController(), new AbortController()];
+  try {
+    const [range] = await database.db.query<{ first: string; last: string }>(sql`select min(index)::text as first, max(index)::text as last from record_file`);
+    const whole = { fromBlock: hex(BigInt(range!.first)), toBlock: hex(BigInt(range!.last)) };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [whole] });
+    // both answers have begun (their heads came) and go on streaming
+    const streams = await Promise.all(aborts.map((a) => fetch(`${slow.base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: a.signal })));
+    for (const res of streams) assert.equal(res.status, 200);
+    assert.equal((await call(slow.base, 'eth_chainId')).status, 200, 'admitted: the streams left the limit');
+  } finally {
+    for (const a of aborts) a.abort();
+    await slow.close();
+  }
 });

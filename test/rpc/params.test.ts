@@ -10,6 +10,7 @@ import { topicsOf } from '../../src/rpc/logSearch.ts';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 const ADDRESS = `0x${'12'.repeat(20)}`;
+const LIMITS = { maxAddresses: 3, maxTopicValues: 2 };
 
 function fails(fn: () => unknown, code: number, message: string) {
   assert.throws(fn, (err: unknown) => {
@@ -21,38 +22,38 @@ function fails(fn: () => unknown, code: number, message: string) {
 }
 
 test('the filter object: missing, null, not an object, unknown keys, blockHash with a block range', () => {
-  fails(() => filterParam([]), -32602, 'Missing value for required parameter 0');
-  fails(() => filterParam(undefined), -32602, 'Missing value for required parameter 0');
-  fails(() => filterParam({}), -32602, 'Missing value for required parameter 0');
-  fails(() => filterParam([null]), -32602, 'Invalid parameter 0: The value passed is not valid: null.');
-  fails(() => filterParam(['latest']), -32602, 'Invalid parameter 0: Expected FilterObject, value: latest');
-  fails(() => filterParam([[1]]), -32602, 'Invalid parameter 0: Expected FilterObject, value: [1]');
-  fails(() => filterParam([{ foo: 1 }]), -32602, "Invalid parameter 'foo' for FilterObject: Unknown parameter");
-  fails(() => filterParam([{ blockHash: HASH, fromBlock: '0x1' }]), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
-  fails(() => filterParam([{ blockHash: HASH, toBlock: 'latest' }]), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
-  fails(() => filterParam(null), -32603, "Error invoking RPC: Cannot read properties of null (reading '0')");
+  fails(() => filterParam([], LIMITS), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam(undefined, LIMITS), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam({}, LIMITS), -32602, 'Missing value for required parameter 0');
+  fails(() => filterParam([null], LIMITS), -32602, 'Invalid parameter 0: The value passed is not valid: null.');
+  fails(() => filterParam(['latest'], LIMITS), -32602, 'Invalid parameter 0: Expected FilterObject, value: latest');
+  fails(() => filterParam([[1]], LIMITS), -32602, 'Invalid parameter 0: Expected FilterObject, value: [1]');
+  fails(() => filterParam([{ foo: 1 }], LIMITS), -32602, "Invalid parameter 'foo' for FilterObject: Unknown parameter");
+  fails(() => filterParam([{ blockHash: HASH, fromBlock: '0x1' }], LIMITS), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
+  fails(() => filterParam([{ blockHash: HASH, toBlock: 'latest' }], LIMITS), -32602, "Invalid parameter 0: Can't use both blockHash and toBlock/fromBlock");
+  fails(() => filterParam(null, LIMITS), -32603, "Error invoking RPC: Cannot read properties of null (reading '0')");
 });
 
 test('each property of the filter: its type and message, null included', () => {
   // the relay's BLOCK_HASH_ERROR says "Expected" twice
   const blockHash = 'Expected Expected 0x prefixed string representing the hash (32 bytes) of a block';
-  fails(() => filterParam([{ blockHash: '0x12' }]), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: 0x12`);
-  fails(() => filterParam([{ blockHash: null }]), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: null`);
+  fails(() => filterParam([{ blockHash: '0x12' }], LIMITS), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: 0x12`);
+  fails(() => filterParam([{ blockHash: null }], LIMITS), -32602, `Invalid parameter 'blockHash' for FilterObject: ${blockHash}, value: null`);
   const blockNumber = 'Expected 0x prefixed hexadecimal block number, or the string "latest", "earliest" or "pending"';
   for (const bad of ['0x', '0x01', '12', 'LATEST', '0x20000000000000', 5]) {
-    fails(() => filterParam([{ fromBlock: bad }]), -32602, `Invalid parameter 'fromBlock' for FilterObject: ${blockNumber}, value: ${bad}`);
+    fails(() => filterParam([{ fromBlock: bad }], LIMITS), -32602, `Invalid parameter 'fromBlock' for FilterObject: ${blockNumber}, value: ${bad}`);
   }
-  fails(() => filterParam([{ toBlock: { a: 1 } }]), -32602, `Invalid parameter 'toBlock' for FilterObject: ${blockNumber}, value: {"a":1}`);
-  for (const good of ['0x0', '0x1f', '0X1F', '0x1fffffffffffff', 'earliest', 'latest', 'pending', 'safe', 'finalized']) filterParam([{ fromBlock: good }]);
+  fails(() => filterParam([{ toBlock: { a: 1 } }], LIMITS), -32602, `Invalid parameter 'toBlock' for FilterObject: ${blockNumber}, value: {"a":1}`);
+  for (const good of ['0x0', '0x1f', '0X1F', '0x1fffffffffffff', 'earliest', 'latest', 'pending', 'safe', 'finalized']) filterParam([{ fromBlock: good }], LIMITS);
   const address = 'Expected 0x prefixed string representing the address (20 bytes) or an array of addresses';
-  fails(() => filterParam([{ address: '0x12' }]), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: 0x12`);
-  fails(() => filterParam([{ address: [ADDRESS, '0x1'] }]), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: ["${ADDRESS}","0x1"]`);
-  filterParam([{ address: [ADDRESS, [ADDRESS]] }]);
-  filterParam([{ address: [] }]);
+  fails(() => filterParam([{ address: '0x12' }], LIMITS), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: 0x12`);
+  fails(() => filterParam([{ address: [ADDRESS, '0x1'] }], LIMITS), -32602, `Invalid parameter 'address' for FilterObject: ${address}, value: ["${ADDRESS}","0x1"]`);
+  filterParam([{ address: [ADDRESS, [ADDRESS]] }], LIMITS);
+  filterParam([{ address: [] }], LIMITS);
   const topics = 'Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic';
-  fails(() => filterParam([{ topics: HASH }]), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: ${HASH}`);
-  fails(() => filterParam([{ topics: [[HASH, '0x1']] }]), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: [["${HASH}","0x1"]]`);
-  filterParam([{ topics: [null, [HASH, null], HASH] }]);
+  fails(() => filterParam([{ topics: HASH }], LIMITS), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: ${HASH}`);
+  fails(() => filterParam([{ topics: [[HASH, '0x1']] }], LIMITS), -32602, `Invalid parameter 'topics' for FilterObject: ${topics}, value: [["${HASH}","0x1"]]`);
+  filterParam([{ topics: [null, [HASH, null], HASH] }], LIMITS);
 });
 
 test('filter ids: the hex type', () => {
@@ -63,8 +64,8 @@ test('filter ids: the hex type', () => {
 });
 
 test('eth_subscribe logs: address and topics only, checked under their own name', () => {
-  assert.deepEqual(subscribeLogsParam({ address: ADDRESS, other: 1 }), { address: ADDRESS });
-  fails(() => subscribeLogsParam({ topics: 'x' }), -32602, "Invalid parameter 'topics' for EthSubscribeLogsParamsObject: Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic, value: x");
+  assert.deepEqual(subscribeLogsParam({ address: ADDRESS, other: 1 }, LIMITS), { address: ADDRESS });
+  fails(() => subscribeLogsParam({ topics: 'x' }, LIMITS), -32602, "Invalid parameter 'topics' for EthSubscribeLogsParamsObject: Expected an array or array of arrays containing Expected 0x prefixed string representing the hash (32 bytes) of a topic, value: x");
 });
 
 test('topics: null is any, an array is OR, values as the importer stores them (leading zero bytes trimmed)', () => {
@@ -126,4 +127,20 @@ test('a log straight from its row is the listings item shown as the relay shows 
     assert.equal(rpcLogPageBytes([r], () => b).toString('utf8'), rpcLogJson(logView(r, b)));
   }
   assert.match(rpcLogPageBytes([row], () => block).toString('utf8'), /"address":"0x00000000000000000000000000000000000007d1","blockHash":"0xe{64}","blockNumber":"0x20000000000001"/);
+});
+
+test('the sizes of a filter: addresses and topic values counted before any is checked, at most 4 topics', () => {
+  // a list over the limit is refused by its count, whatever its values (none is looked at)
+  fails(() => filterParam([{ address: ['x', 'y', 'z', 'w'] }], LIMITS), -32602, "Invalid parameter 'address' for FilterObject: Expected at most 3 addresses, got 4");
+  fails(() => filterParam([{ address: [ADDRESS, [ADDRESS, ADDRESS, ADDRESS]] }], LIMITS), -32602, "Invalid parameter 'address' for FilterObject: Expected at most 3 addresses, got 4");
+  filterParam([{ address: [ADDRESS, ADDRESS, ADDRESS] }], LIMITS);
+  fails(() => filterParam([{ topics: [null, null, null, null, HASH] }], LIMITS), -32602, "Invalid parameter 'topics' for FilterObject: Expected at most 4 topics, got 5");
+  filterParam([{ topics: [null, null, null, HASH] }], LIMITS);
+  fails(() => filterParam([{ topics: [HASH, [HASH, HASH, 'bad']] }], LIMITS), -32602, "Invalid parameter 'topics' for FilterObject: Expected at most 2 values in topic position 1, got 3");
+  fails(
+    () => subscribeLogsParam({ address: ['a', 'b', 'c', 'd'] }, LIMITS),
+    -32602,
+    "Invalid parameter 'address' for EthSubscribeLogsParamsObject: Expected at most 3 addresses, got 4",
+  );
+  fails(() => subscribeLogsParam({ topics: [1, 2, 3, 4, 5] }, LIMITS), -32602, "Invalid parameter 'topics' for EthSubscribeLogsParamsObject: Expected at most 4 topics, got 5");
 });

@@ -57,8 +57,8 @@ export interface AppOptions {
   logger?: Logger | false;
   /** The clock of the requests, in ns since the epoch; the system clock by default. */
   clock?: () => bigint;
-  /** Endpoints beside the routes (the JSON-RPC endpoint, src/rpc), registered with the networks served. */
-  endpoints?: Array<(app: FastifyInstance, networks: Networks) => void>;
+  /** Endpoints beside the routes (the JSON-RPC endpoint, src/rpc), registered with the networks served; each may return its metrics, scraped with the others. */
+  endpoints?: Array<(app: FastifyInstance, networks: Networks) => Registry | undefined | void>;
 }
 
 const NOT_FOUND = ['Not found'];
@@ -206,7 +206,12 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   }
   const routeRegistries = [...new Set(routes.map((route) => route.metrics).filter((r): r is Registry => r !== undefined))];
   const cacheRegistries = [...new Set(served.all.flatMap(({ cache }) => (cache ? [cache.metrics.registry] : [])))];
-  const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), Registry.merge([liveRegistry, admit.registry, ...routeRegistries, ...cacheRegistries]));
+  // the endpoints' registries exist once they are registered (below): merged at the first scrape
+  const endpointRegistries: Registry[] = [];
+  const admitRegistry = admit.registry;
+  const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), () =>
+    Registry.merge([liveRegistry, admitRegistry, ...routeRegistries, ...cacheRegistries, ...endpointRegistries]),
+  );
   refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
   if (cacheRegistries.length > 0) {
     serveHits = cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
@@ -231,6 +236,9 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       });
     }
   });
-  for (const endpoint of endpoints) endpoint(app, served);
+  for (const endpoint of endpoints) {
+    const registry = endpoint(app, served);
+    if (registry) endpointRegistries.push(registry);
+  }
   return app;
 }

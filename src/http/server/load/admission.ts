@@ -12,7 +12,8 @@
  * 1. any request but the health probes and metrics while the event loop's delay or the heap is
  *    beyond its bound (`underPressure`), or when `server.pressure.maxPoolWaiting` statements
  *    already wait for a connection of the request's database (`poolWaiting`);
- * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, whatever its Accept) when its
+ * 2. a GET or HEAD of the contract routes (`/api/v1/contracts...`, whatever its Accept), or a POST
+ *    of the JSON-RPC endpoint (`/rpc`: its methods read the same database), when its
  *    network's limit of requests in flight is reached (`limit`): the pool's connections plus
  *    `server.pressure.maxQueuedRequests`, or with `server.pressure.adaptive` a limit learnt from how
  *    long statements wait for a database connection (`server.pressure.maxQueueWait`), between the
@@ -20,9 +21,11 @@
  *    Requests, not statements: the pool-queue check counts statements, and a request that runs
  *    several at once (the sibling routes) would be shed by it where the requests are few.
  *
- * A request that becomes a stream (NDJSON, events) leaves the limit when its stream starts
- * (leaveAdmission): streams have limits of their own (streams/limits.ts), and a stream's length says
- * nothing of the database's capacity.
+ * A request that becomes a stream (NDJSON, events, an eth_getLogs answer of several pages) leaves
+ * the limit when its stream starts (leaveAdmission): streams have limits of their own
+ * (streams/limits.ts, src/rpc/pageGate.ts), and a stream's length says nothing of the database's
+ * capacity. A shed /rpc request gets the same 503 (the relay sheds nothing, so it has no JSON-RPC
+ * error for it); its WebSocket upgrades are bounded by rpc.ws.maxConnections instead.
  *
  * Shed answers are paced (shedPacer.ts). During the shutdown drain nothing is shed here: the drain
  * answers (drain.ts), and held answers are sent at once with `Connection: close`.
@@ -86,6 +89,12 @@ export function leaveAdmission(request: IncomingMessage): void {
 }
 
 const CONTRACTS = /^\/api\/v1\/contracts(?:\/|$)/i;
+/** The JSON-RPC endpoint's path, as the router matches it. */
+const RPC = /^\/rpc\/?$/i;
+
+/** The requests the limit counts: reads of the contract routes, calls of the JSON-RPC endpoint. */
+const counted = (method: string | undefined, path: string): boolean =>
+  ((method === 'GET' || method === 'HEAD') && CONTRACTS.test(path)) || (method === 'POST' && RPC.test(path));
 
 /** The shed answer, made once: `503 Service unavailable`, as headers and as raw HTTP with Connection: close. */
 export const shedAnswer = (vary: boolean): PreparedAnswer => preparedAnswer(503, 'Service unavailable', vary);
@@ -180,8 +189,7 @@ export function admission({ pressure, networks, networkOf, underPressure, draini
     if (network === undefined) return false;
     if (maxPoolWaiting > 0 && network.poolWaiting() >= maxPoolWaiting) return shed(response, 'poolWaiting', now);
     const limiter = limiters.get(network);
-    const { method } = request;
-    if (limiter === undefined || (method !== 'GET' && method !== 'HEAD') || !CONTRACTS.test(path)) return false;
+    if (limiter === undefined || !counted(request.method, path)) return false;
     if (!limiter.tryAcquire(now)) return shed(response, 'limit', now);
     let released = false;
     const release = (answered: boolean) => {

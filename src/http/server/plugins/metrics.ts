@@ -32,14 +32,16 @@ export interface MeasuredDb {
 }
 
 /**
- * Registers the request hooks and the scrape routes on the app; `extra` (the response cache's) is
- * scraped too. Returns the observer of requests, for answers sent before routing (cacheHits.ts).
+ * Registers the request hooks and the scrape routes on the app; `extra` (the response cache's, the
+ * endpoints') is scraped too: a registry, or one made at the first scrape (for metrics of parts
+ * registered after this call). Returns the observer of requests, for answers sent before routing
+ * (cacheHits.ts).
  */
 export function registerMetrics(
   app: FastifyInstance,
   dbs: readonly MeasuredDb[],
   networkOf: (request: FastifyRequest) => string | undefined,
-  extra?: Registry,
+  extra?: Registry | (() => Registry),
 ): RequestObserver {
   const registry = new Registry();
   const named = dbs.some((d) => d.name !== undefined);
@@ -88,9 +90,10 @@ export function registerMetrics(
   });
 
   const dbRegistries = dbs.map(({ db }) => db.registry).filter((r): r is Registry => r !== undefined);
-  const scrape = Registry.merge([processMetrics(), registry, ...(extra ? [extra] : []), ...dbRegistries]);
+  let scrape: Registry | undefined;
+  const scraped = () => (scrape ??= Registry.merge([processMetrics(), registry, ...(extra ? [typeof extra === 'function' ? extra() : extra] : []), ...dbRegistries]));
   for (const url of METRICS_PATHS) {
-    app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scrape.contentType).send(await scrape.metrics()));
+    app.get(url, { config: { operational: true } }, async (_request, reply) => reply.header('content-type', scraped().contentType).send(await scraped().metrics()));
   }
   return observe;
 }

@@ -336,6 +336,13 @@ async function whileHeld(check: (statusOf: (request: string) => Promise<number>)
   }
 }
 
+test('a POST of /rpc is counted as the contract routes are: shed with the same 503 while the limit is held', () =>
+  whileHeld(async (statusOf) => {
+    for (const path of ['/rpc', '/RPC/', 'http://any.host/rpc']) assert.equal(await statusOf(getRequest(path, { 'content-type': 'application/json' }, 'POST')), 503, path);
+    // a GET of /rpc is no call (the endpoint answers it Invalid Request): not counted
+    assert.equal(await statusOf(getRequest('/rpc')), 404);
+  }));
+
 test('other paths and methods are not limited: the docs, unknown paths, POST', () =>
   whileHeld(async (statusOf) => {
     for (const [request, status] of [[getRequest('/api/v1/accounts'), 404], [getRequest('/api/v1/contracts/9', {}, 'POST'), 404]] as const) {
