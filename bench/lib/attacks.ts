@@ -120,6 +120,8 @@ export interface HeldSummary {
   answers: Record<string, number>;
   /** Seconds from opening to the server's close (FIN or reset), of those it closed. */
   closedAfterS: Distribution;
+  /** The same by answer (`none`: closed without one). */
+  closedAfterSByAnswer: Record<string, Distribution>;
   /** Open at the end of the hold, and for how long they had been (the longest). */
   openAtEnd: number;
   openLongestS: number;
@@ -131,12 +133,18 @@ export function summarizeHeld(kind: 'idle' | 'slowloris', places: number, conns:
   const endings: Record<string, number> = {};
   const answers: Record<string, number> = {};
   const closed: number[] = [];
+  const closedBy: Record<string, number[]> = {};
   const open: number[] = [];
   for (const c of mine) {
     const ended = c.ended ?? 'open';
+    const answer = c.status === undefined ? 'none' : String(c.status);
     count(endings, ended);
-    count(answers, c.status === undefined ? 'none' : String(c.status));
-    if (ended === 'fin' || ended === 'reset') closed.push(s1((c.endedAt ?? end) - c.openedAt));
+    count(answers, answer);
+    if (ended === 'fin' || ended === 'reset') {
+      const after = s1((c.endedAt ?? end) - c.openedAt);
+      closed.push(after);
+      (closedBy[answer] ??= []).push(after);
+    }
     if (ended === 'open') open.push(s1(end - c.openedAt));
   }
   return {
@@ -146,6 +154,7 @@ export function summarizeHeld(kind: 'idle' | 'slowloris', places: number, conns:
     endings: sortedRecord(endings),
     answers: sortedRecord(answers),
     closedAfterS: distribution(closed),
+    closedAfterSByAnswer: Object.fromEntries(Object.entries(closedBy).sort().map(([k, v]) => [k, distribution(v)])),
     openAtEnd: open.length,
     openLongestS: open.length ? Math.max(...open) : NaN,
   };

@@ -236,11 +236,12 @@ function printAttacks(reports: Array<AttackReport | undefined>, o: HostileOption
   reports.forEach((report, i) => {
     if (!report) return;
     if (report.held.length) {
-      const rows = [['kind', 'places', 'connections', 'endings', 'answers', 'closed after s p50/max', 'open at end (longest s)']];
+      const rows = [['kind', 'places', 'connections', 'endings', 'answers', 'closed by the server after s, by answer: n p50/max', 'open at end (longest s)']];
       for (const h of report.held) {
-        rows.push([h.kind, String(h.places), String(h.connections), rec(h.endings), rec(h.answers), `${f1(h.closedAfterS.p50)}/${f1(h.closedAfterS.max)}`, `${h.openAtEnd} (${f1(h.openLongestS)})`]);
+        const closed = Object.entries(h.closedAfterSByAnswer).map(([k, d]) => `${k}: ${d.n} ${f1(d.p50)}/${f1(d.max)}`).join('; ');
+        rows.push([h.kind, String(h.places), String(h.connections), rec(h.endings), rec(h.answers), closed || '-', `${h.openAtEnd} (${f1(h.openLongestS)})`]);
       }
-      out.push(`\n== held connections${n(i)} from ${a.address ?? 'any address'} over ${report.seconds} s (reconnecting ${a.reconnectMs} ms after a close; slowloris: a header line every ${a.slowlorisEveryMs / 1000} s)`, table(rows, [0, 3, 4]));
+      out.push(`\n== held connections${n(i)} from ${a.address ?? 'any address'} over ${report.seconds} s (reconnecting ${a.reconnectMs} ms after a close; slowloris: a header line every ${a.slowlorisEveryMs / 1000} s)`, table(rows, [0, 3, 4, 5]));
     }
     if (report.readers.length) {
       const rows = [['B/s', 'readers', 'answers', 'reset', 'closed', 'cut after s p50/max', 'open at end', 'failed', 'read B/s p50', 'bytes read']];

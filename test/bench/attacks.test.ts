@@ -74,7 +74,7 @@ test('held connections: reconnections counted, closes timed, the open ones at th
   const idle = summarizeHeld('idle', 2, conns, 20_000);
   assert.deepEqual(idle, {
     kind: 'idle', places: 2, connections: 3, endings: { fin: 2, open: 1 }, answers: { 429: 1, none: 2 },
-    closedAfterS: { n: 2, p50: 1, max: 10 }, openAtEnd: 1, openLongestS: 8.8,
+    closedAfterS: { n: 2, p50: 1, max: 10 }, closedAfterSByAnswer: { 429: { n: 1, p50: 1, max: 1 }, none: { n: 1, p50: 10, max: 10 } }, openAtEnd: 1, openLongestS: 8.8,
   });
   const loris = summarizeHeld('slowloris', 1, conns, 20_000);
   assert.deepEqual([loris.connections, loris.endings, loris.answers, loris.closedAfterS, loris.openAtEnd], [2, { fin: 1, reset: 1 }, { 408: 1, none: 1 }, { n: 2, p50: 0.1, max: 10.5 }, 0]);
@@ -146,7 +146,9 @@ test('the attackers against a small server: idle places reconnect, slowloris lin
     write();
   });
   // idle connections: closed by the server after 600 ms, as headersTimeout would
+  // (the probes' connections, from 127.0.0.3, are left alone: a busy machine may delay their requests)
   server.on('connection', (socket: Socket) => {
+    if (socket.remoteAddress === '127.0.0.3') return;
     const timer = setTimeout(() => socket.end(), 600);
     socket.once('data', (bytes) => {
       clearTimeout(timer);
