@@ -25,7 +25,8 @@
  *    --slowloris-every s, each reconnecting --reconnect-ms after the server closes it (as a real
  *    attacker would; at most --max-connects in all); --slow-readers N NDJSON readers per --read-rate
  *    (bytes/s) that read their listing at that rate. Readiness is probed every --readiness-ms (250) on
- *    a new connection from --probe-address (127.0.0.3) while the hostile clients are open.
+ *    a new connection from --probe-address (127.0.0.3) while the hostile clients are open, from a
+ *    process of its own (the attackers' event loop, busy reconnecting, would add its delays to the times).
  * 3. The hostile clients stay open until --hold seconds after they opened, or until the server has
  *    closed every one; past --hold (at most --max-stall s more) while an open stream has gone 20 s
  *    to --max-stall s without progress, so that it is judged (a live stream's heartbeats, every 15 s,
@@ -325,6 +326,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
 
   let server: StartedServer | undefined;
   let hostile: HostileProcess | undefined;
+  let prober: HostileProcess | undefined;
   const stopServer = async () => {
     if (!server) return;
     const s = server;
@@ -333,6 +335,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
   };
   const onSignal = () => {
     hostile?.kill();
+    prober?.kill();
     void stopServer().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
@@ -401,16 +404,23 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       const alone = await phase(`alone${n}`, () => runLoad(o.base, paths, o.connections, o.duration, mix));
       scrapes.push([`before${n}`, await scrape(o.base)]);
 
-      // fresh hostile clients each round, in their own process (ready before the settle starts)
-      const clients = await HostileProcess.start(workerConfig);
+      // fresh hostile clients each round, in their own process (ready before the settle starts); the
+      // readiness probe in a process of its own, so that its times are not those of the attackers' event loop
+      const clients = await HostileProcess.start({ ...workerConfig, attacks: { ...o.attacks, readinessMs: 0 } });
       hostile = clients;
+      const probes = o.attacks.readinessMs > 0
+        ? await HostileProcess.start({ ...workerConfig, ndjson: 0, events: 0, attacks: { ...o.attacks, idle: 0, slowloris: 0, slowReaders: 0 } })
+        : undefined;
+      prober = probes;
       const alive = () => {
         if (clients.failure) throw new Error(clients.failure);
+        if (probes?.failure) throw new Error(probes.failure);
       };
       let openedAt = 0;
       await phase(`settle${n}`, async () => {
         openedAt = performance.now();
         // a connection the server's backlog does not take yet keeps trying; the measurement goes on
+        void probes?.open().catch(() => undefined);
         const opening = clients.open().catch(() => undefined);
         await Promise.race([opening, sleep(o.settle * 1000)]);
         await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
@@ -430,10 +440,13 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
         }
       });
       const holdEnd = await clients.look();
-      const attacks = await clients.report();
+      const held = await clients.report();
+      const readiness = (await probes?.report())?.readiness;
+      const attacks: AttackReport | undefined = held || readiness ? { seconds: 0, held: [], readers: [], ...held, ...(readiness ? { readiness } : {}) } : undefined;
       scrapes.push([`end of hold${n}`, await scrape(o.base)]);
-      await clients.close();
+      await Promise.all([clients.close(), probes?.close()]);
       hostile = undefined;
+      prober = undefined;
       rounds.push({ alone, attack, tracks: clients.tracks, holdEnd, ...(attacks ? { attacks } : {}) });
     }
     // the mix goes on once the hostile clients are gone: RSS under the same load as before them
@@ -529,6 +542,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
     process.exitCode = v.problems.length ? 1 : 0;
   } finally {
     if (hostile) await hostile.close();
+    if (prober) await prober.close();
     await stopServer();
   }
 }
