@@ -178,6 +178,11 @@ export class HostileProcess {
     });
   }
 
+  /** The child's pid (to sample its CPU). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Forks the child (tsx) and waits until it is ready. */
   static async start(config: HostileWorkerConfig): Promise<HostileProcess> {
     const child = fork(WORKER, [JSON.stringify(config)], { execArgv: ['--import', 'tsx'] });

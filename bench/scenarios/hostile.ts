@@ -179,6 +179,8 @@ interface Round {
   holdEnd: number;
   /** What the one client's attackers and the readiness probe saw (issue 58). */
   attacks?: AttackReport;
+  /** CPU of the hostile clients' process from their opening to the end of the hold, % of a core. */
+  attackerCpuPercent?: number;
 }
 
 function tcpRmemDefault(): string {
@@ -412,6 +414,9 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
         ? await HostileProcess.start({ ...workerConfig, ndjson: 0, events: 0, attacks: { ...o.attacks, idle: 0, slowloris: 0, slowReaders: 0 } })
         : undefined;
       prober = probes;
+      // the attackers share the machine's cores with the server: what they cost is printed beside the mix
+      const attackerSampler = clients.pid !== undefined ? new ProcessSampler(clients.pid, 1000) : undefined;
+      attackerSampler?.start();
       const alive = () => {
         if (clients.failure) throw new Error(clients.failure);
         if (probes?.failure) throw new Error(probes.failure);
@@ -440,6 +445,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
         }
       });
       const holdEnd = await clients.look();
+      const attackerCpuPercent = attackerSampler?.stop().cpuPercent;
       const held = await clients.report();
       const readiness = (await probes?.report())?.readiness;
       const attacks: AttackReport | undefined = held || readiness ? { seconds: 0, held: [], readers: [], ...held, ...(readiness ? { readiness } : {}) } : undefined;
@@ -447,7 +453,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       await Promise.all([clients.close(), probes?.close()]);
       hostile = undefined;
       prober = undefined;
-      rounds.push({ alone, attack, tracks: clients.tracks, holdEnd, ...(attacks ? { attacks } : {}) });
+      rounds.push({ alone, attack, tracks: clients.tracks, holdEnd, ...(attacks ? { attacks } : {}), ...(attackerCpuPercent !== undefined ? { attackerCpuPercent } : {}) });
     }
     // the mix goes on once the hostile clients are gone: RSS under the same load as before them
     const afterLoad = await phase('after', () => runLoad(o.base, paths, o.connections, o.after, mix));
@@ -490,6 +496,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
     const out = [printMix(mixRounds, after, o, v)];
     if (o.ndjson + o.events > 0) out.push(printHostile(kinds, o, specsText));
     out.push(printAttacks(rounds.map((r) => r.attacks), o));
+    out.push(`\nthe hostile clients' process (on the server's cores): ${rounds.map((r) => `${f0(r.attackerCpuPercent)} %`).join(', ')} of a core from their opening to the end of the hold`);
     const unjudged = rounds.reduce((sum, r) => sum + awaitingJudgement(r.tracks, r.holdEnd, o.maxStall), 0);
     if (unjudged > 0) out.push(`note: ${unjudged} open streams had gone 20 to ${o.maxStall} s without progress when the hold ended: not judged (a longer --hold judges them)`);
     const backlog = tracks.filter((t) => t.kind === 'events-backlog');
@@ -533,6 +540,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
           : null,
         metrics: Object.fromEntries(scrapes.map(([name, m]) => [name, m ? Object.fromEntries(m) : null])),
         attacks: rounds.map((r) => r.attacks ?? null),
+        attackerCpuPercent: rounds.map((r) => r.attackerCpuPercent ?? null),
         recovered,
         problems: v.problems,
       };
