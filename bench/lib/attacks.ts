@@ -258,7 +258,8 @@ export interface ProbeSummary {
 export function summarizeProbes(probes: readonly Probe[], start: number): ProbeSummary {
   const outcomes: Record<string, number> = {};
   const bad: string[] = [];
-  for (const p of probes) {
+  // (recorded as they ended: in the order they began here)
+  for (const p of [...probes].sort((a, b) => a.at - b.at)) {
     const outcome = p.status !== undefined ? String(p.status) : (p.error ?? 'error');
     count(outcomes, outcome);
     if (p.status !== 200) bad.push(`${s1(p.at - start)} s: ${outcome}`);

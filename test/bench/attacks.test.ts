@@ -99,6 +99,7 @@ test('readiness: every probe counted, the bad ones named with their time; p99', 
   const probes = Array.from({ length: 100 }, (_, i) => ({ at: 1000 + i * 250, ms: i + 1, status: 200 }));
   probes[40] = { at: 11_000, ms: 5000, error: 'timeout' } as never;
   probes[41] = { at: 11_250, ms: 3, status: 503 };
+  probes.push(probes.splice(40, 1)[0]!);
   const s = summarizeProbes(probes, 1000);
   assert.deepEqual([s.probes, s.outcomes, s.bad, s.firstBad], [100, { 200: 98, 503: 1, timeout: 1 }, 2, ['10 s: timeout', '10.3 s: 503']]);
   assert.deepEqual([s.p50, s.p99, s.max], [51, 100, 5000]);
