@@ -14,6 +14,7 @@ import {
   type Probe,
   type SlowReader,
   attackReport,
+  cutOf,
   endingOf,
   readChunk,
   readDelayMs,
@@ -22,12 +23,17 @@ import {
   slowlorisStart,
   statusOf,
 } from './attacks.ts';
+import { readTcpTable } from './tcpTable.ts';
+
+const endpoint = (address: string, port: number) => (address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`);
 
 export class Attacks {
   private readonly held: HeldConnection[] = [];
   private readonly readers: SlowReader[] = [];
   private readonly probes: Probe[] = [];
   private readonly sockets = new Set<Socket>();
+  /** The open readers' connections as the kernel's table names them (`client>server`), and how to end each. */
+  private readonly readerEnds = new Map<SlowReader, { key: string; end: (ended: SlowReader['ended']) => void }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private running = false;
   private connects = 0;
@@ -63,6 +69,10 @@ export class Attacks {
     if (c.readinessMs > 0) {
       this.probe();
       const timer = setInterval(() => this.probe(), c.readinessMs);
+      this.timers.add(timer);
+    }
+    if (c.slowReaders > 0) {
+      const timer = setInterval(() => this.lookAtReaders(), 1000);
       this.timers.add(timer);
     }
     const first: Array<Promise<void>> = [];
@@ -120,6 +130,16 @@ export class Attacks {
     });
   }
 
+  /** Ends the readers whose connection the server closed, as the kernel's table shows (cutOf). */
+  private lookAtReaders(): void {
+    if (this.readerEnds.size === 0) return;
+    const table = new Map(readTcpTable().map((t) => [`${t.local}>${t.remote}`, t]));
+    for (const { key, end } of [...this.readerEnds.values()]) {
+      const cut = cutOf(table.get(key));
+      if (cut !== undefined) end(cut);
+    }
+  }
+
   /** One slow reader at `rate` bytes/s: reads its listing at that rate until the server cuts it or close(). */
   private read(rate: number): Promise<void> {
     return new Promise((resolve) => {
@@ -129,6 +149,7 @@ export class Attacks {
       let head = Buffer.alloc(0);
       const end = (ended: SlowReader['ended']) => {
         if (reader.ended !== undefined || !this.running) return;
+        this.readerEnds.delete(reader);
         reader.ended = ended;
         reader.endedAt = performance.now();
         socket.destroy();
@@ -157,6 +178,7 @@ export class Attacks {
       socket.once('close', () => this.sockets.delete(socket));
       socket.once('connect', () => {
         connected = true;
+        this.readerEnds.set(reader, { key: `${endpoint(socket.localAddress!, socket.localPort!)}>${endpoint(this.host, this.port)}`, end });
         socket.write(readerRequest(this.config.readerPath, this.hostHeader));
         resolve();
       });

@@ -7,6 +7,7 @@
  * cut within the bound, readiness answered 200 throughout. Tested in test/bench/attacks.test.ts.
  */
 import { percentile } from './stats.ts';
+import type { TcpSocket } from './tcpTable.ts';
 
 /** What the child process is told to do (part of its config, JSON). */
 export interface AttackConfig {
@@ -158,6 +159,17 @@ export function summarizeHeld(kind: 'idle' | 'slowloris', places: number, conns:
     openAtEnd: open.length,
     openLongestS: open.length ? Math.max(...open) : NaN,
   };
+}
+
+/**
+ * How the server ended a reader's connection, from the client's end in the kernel's table: a reader
+ * still has bytes to read in its receive queue long after a reset (the kernel hands them out before
+ * the error), so its socket alone would tell only minutes later. Undefined while ESTABLISHED; `reset`
+ * once the end is gone (a reset unhashes it), `fin` in CLOSE_WAIT or any other state.
+ */
+export function cutOf(clientEnd: TcpSocket | undefined): Ending | undefined {
+  if (clientEnd === undefined) return 'reset';
+  return clientEnd.state === 'ESTABLISHED' ? undefined : 'fin';
 }
 
 /** One slow reader; times in ms on the child's clock. */

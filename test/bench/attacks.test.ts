@@ -17,6 +17,7 @@ import {
   attackProblems,
   attackReport,
   attacking,
+  cutOf,
   endingOf,
   readChunk,
   readDelayMs,
@@ -58,6 +59,8 @@ test('the attackers\' bytes: a slowloris head never ends, a reader asks for NDJS
   assert.equal(statusOf(Buffer.from('HTTP/1.1 429 Too Many Requests\r\n')), 429);
   assert.equal(statusOf(Buffer.from('HTTP/1.1 2')), undefined);
   assert.deepEqual([endingOf('ECONNRESET', true), endingOf('EPIPE', true), endingOf('ETIMEDOUT', true), endingOf('ECONNREFUSED', false)], ['reset', 'reset', 'error ETIMEDOUT', 'connect ECONNREFUSED']);
+  const end = (state: string) => ({ local: '127.0.0.9:40000', remote: '127.0.0.1:5551', state, txQueue: 0, rxQueue: 0, inode: 1 });
+  assert.deepEqual([cutOf(end('ESTABLISHED')), cutOf(end('CLOSE_WAIT')), cutOf(undefined)], [undefined, 'fin', 'reset']);
   assert.equal(attacking(undefined), false);
   assert.equal(attacking(config()), false);
   assert.equal(attacking(config({ readinessMs: 250 })), true);
@@ -138,6 +141,8 @@ test('the attackers against a small server: idle places reconnect, slowloris lin
   const heads: string[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (request.url === '/health/readiness') return response.end('{"status":"ok"}');
+    // a stall watch's reset, with megabytes still in the client's receive queue
+    if (request.url === '/reset') setTimeout(() => response.socket?.resetAndDestroy(), 300);
     response.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const line = `${JSON.stringify({ x: 'y'.repeat(80) })}\n`;
     const write = () => {
@@ -164,8 +169,9 @@ test('the attackers against a small server: idle places reconnect, slowloris lin
     port,
     `127.0.0.1:${port}`,
   );
+  const reset = new Attacks(config({ slowReaders: 1, readRates: [100], readerPath: '/reset' }), '127.0.0.1', port, `127.0.0.1:${port}`);
   try {
-    await attacks.open();
+    await Promise.all([attacks.open(), reset.open()]);
     await sleep(1500);
     const report = attacks.report();
     const idle = report.held.find((h) => h.kind === 'idle')!;
@@ -180,8 +186,13 @@ test('the attackers against a small server: idle places reconnect, slowloris lin
     const r = report.readiness!;
     assert.ok(r.probes >= 5 && r.bad === 0, JSON.stringify(r));
     assert.ok(heads.some((h) => h.startsWith('GET /logs HTTP/1.1\r\n') && h.includes('User-Agent: cqs-bench-slowloris')), heads.join('|'));
+    // seen in the kernel's table within a second or so, though the reader has bytes left to read
+    const cut = reset.report().readers[0]!;
+    assert.deepEqual([cut.reset, cut.open], [1, 0], JSON.stringify(cut));
+    assert.ok(cut.cutAfterS.max < 1.5, JSON.stringify(cut));
   } finally {
     attacks.close();
+    reset.close();
     server.closeAllConnections();
     server.close();
   }
