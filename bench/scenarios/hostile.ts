@@ -245,6 +245,8 @@ function printAttacks(reports: Array<AttackReport | undefined>, o: HostileOption
         rows.push([h.kind, String(h.places), String(h.connections), rec(h.endings), rec(h.answers), closed || '-', `${h.openAtEnd} (${f1(h.openLongestS)})`]);
       }
       out.push(`\n== held connections${n(i)} from ${a.address ?? 'any address'} over ${report.seconds} s (reconnecting ${a.reconnectMs} ms after a close; slowloris: a header line every ${a.slowlorisEveryMs / 1000} s)`, table(rows, [0, 3, 4, 5]));
+      const opened = report.held.reduce((sum, h) => sum + h.connections, 0);
+      if (opened >= a.maxConnects) out.push(`note: --max-connects (${a.maxConnects}) was reached: the places stopped reconnecting before the end of the hold`);
     }
     if (report.readers.length) {
       const rows = [['B/s', 'readers', 'answers', 'reset', 'closed', 'cut after s p50/max', 'open at end', 'failed', 'read B/s p50', 'bytes read']];
