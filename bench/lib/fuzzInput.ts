@@ -18,6 +18,8 @@ export interface FuzzRequest {
   body?: string;
   version: 'HTTP/1.1' | 'HTTP/1.0';
   lineEnd: '\r\n' | '\n';
+  /** The connection may carry the next request: the body is one the server reads whole (a JSON-RPC call). */
+  keepAlive?: true;
 }
 
 /** Path parameters of the property tests, and more: ids, addresses, hashes, nonsense. */
@@ -171,6 +173,7 @@ export function serialize(r: FuzzRequest): Buffer {
  * HTTP/1.0 change what happens to the connection.
  */
 export function isolated(r: FuzzRequest): boolean {
+  if (r.keepAlive) return false;
   return r.body !== undefined || r.version !== 'HTTP/1.1' || r.headers.some(([k]) => ['expect', 'connection', 'upgrade', 'te'].includes(k.toLowerCase()));
 }
 
@@ -238,4 +241,93 @@ export interface SlowPlan {
 export interface SlowRead {
   request: FuzzRequest;
   plan: SlowPlan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON-RPC (issue 58): one client's attacks against POST /rpc
+
+/** A POST /rpc with `body` (JSON text, sent as is). */
+export function rpcPost(host: string, body: string, contentType = 'application/json'): FuzzRequest {
+  return {
+    method: 'POST',
+    target: '/rpc',
+    headers: [['Host', host], ['Content-Type', contentType], ['Content-Length', String(Buffer.byteLength(body))]],
+    body,
+    version: 'HTTP/1.1',
+    lineEnd: '\r\n',
+    keepAlive: true,
+  };
+}
+
+/** `n` distinct addresses, `0x` and 40 hex digits each. */
+export function rpcAddresses(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+}
+
+const call = (id: number | string | null, method: unknown, params?: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+const TOPIC = `0x${'dd'.repeat(32)}`;
+
+/**
+ * The JSON-RPC attacks of issue 58 as requests, in order: malformed envelopes (`[]`, `42`, a numeric
+ * method...), an eth_getLogs with 21,500 addresses (about 980 KB, under rpc.maxBodyBytes) and one
+ * with 25,000 (over it), five topics, batches (at and over rpc.maxBatchSize, nested, of
+ * eth_getLogs, of eth_newFilter), deep nesting; then `filters` eth_newFilter calls (the issue's
+ * 10,000 from one address) and as many eth_uninstallFilter/eth_getFilterChanges on some of them.
+ * Their answers must never be a 5xx other than the documented 503, whatever the limits.
+ */
+export function* rpcRequests(host: string, filters: number): Generator<FuzzRequest> {
+  const post = (body: string, type?: string) => rpcPost(host, body, type);
+  const many = rpcAddresses(21_500);
+  for (const body of ['[]', '42', '"x"', 'null', '{}', '[42]', '[[]]', '{"jsonrpc":"2.0","id":1,"method":123}', '{"jsonrpc":"2.0","id":1,"method":"eth_getLogs","params":"x"}',
+    '{"jsonrpc":"2.0","id":{},"method":"eth_chainId"}', '{"jsonrpc":"1.0","id":1,"method":"eth_chainId"}', '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"', '',
+    `{"jsonrpc":"2.0","id":1,"method":"eth_getLogs","params":[${'['.repeat(200)}${']'.repeat(200)}]}`, `${'['.repeat(5000)}${']'.repeat(5000)}`]) {
+    yield post(body);
+  }
+  yield post(call(1, 'eth_chainId'), 'text/xml');
+  yield post(call(1, 'eth_getLogs', [{ address: many }]));
+  yield post(call(2, 'eth_getLogs', [{ address: many, fromBlock: 'earliest', toBlock: 'latest' }]));
+  yield post(call(3, 'eth_newFilter', [{ address: many }]));
+  yield post(call(4, 'eth_getLogs', [{ address: rpcAddresses(25_000) }]));
+  yield post(call(5, 'eth_getLogs', [{ topics: [TOPIC, TOPIC, TOPIC, TOPIC, TOPIC] }]));
+  yield post(call(6, 'eth_getLogs', [{ topics: [[TOPIC, TOPIC], null, TOPIC, null, [TOPIC]] }]));
+  yield post(call(7, 'eth_newFilter', [{ topics: [TOPIC, TOPIC, TOPIC, TOPIC, TOPIC] }]));
+  yield post(call(8, 'eth_getLogs', [{ fromBlock: 'earliest', toBlock: 'latest' }]));
+  yield post(call(9, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: '0xffffffffffffffffffff' }]));
+  const batch = (n: number, item: (i: number) => string) => `[${Array.from({ length: n }, (_, i) => item(i)).join(',')}]`;
+  yield post(batch(100, (i) => call(i, 'eth_getLogs', [{ address: many.slice(i * 200, i * 200 + 200) }])));
+  yield post(batch(100, (i) => call(i, 'eth_getLogs', [{ topics: [TOPIC, TOPIC, TOPIC, TOPIC] }])));
+  yield post(batch(100, (i) => call(i, 'eth_newFilter', [{}])));
+  yield post(batch(100, (i) => call(i, 'eth_blockNumber')));
+  yield post(batch(101, (i) => call(i, 'eth_chainId')));
+  yield post(batch(10_000, (i) => call(i, 'eth_chainId')));
+  yield post(batch(50, (i) => (i % 2 ? '42' : call(i, i % 3 ? 'eth_nope' : 123))));
+  yield post(batch(20, () => batch(2, (i) => call(i, 'eth_chainId'))));
+  yield post(batch(10, (i) => call(i, 'eth_subscribe', ['logs', {}])));
+  for (let i = 0; i < filters; i++) {
+    yield post(call(i, 'eth_newFilter', [i % 2 ? { address: many[i % many.length] } : { topics: [TOPIC] }]));
+    if (i % 100 === 99) {
+      yield post(call(i, 'eth_getFilterChanges', [`0x${i.toString(16)}`]));
+      yield post(call(i, 'eth_uninstallFilter', [`0x${i.toString(16)}`]));
+    }
+  }
+}
+
+/**
+ * `fuzzed` and `rpc` interleaved: one of `rpc` after every `every` of `fuzzed` (the JSON-RPC
+ * requests spread over the run), then what is left of either.
+ */
+export function* interleave<T>(fuzzed: Iterator<T>, rpc: Iterator<T>, every: number): Generator<T> {
+  let rpcDone = false;
+  for (let i = 1; ; i++) {
+    const next = fuzzed.next();
+    if (next.done) break;
+    yield next.value;
+    if (!rpcDone && i % every === 0) {
+      const r = rpc.next();
+      if (r.done) rpcDone = true;
+      else yield r.value;
+    }
+  }
+  if (!rpcDone) for (let r = rpc.next(); !r.done; r = rpc.next()) yield r.value;
 }

@@ -5,6 +5,7 @@
  * medians), the server's metrics of interest, and the verdict against the issue's targets. Tested in
  * test/bench/hostile.test.ts.
  */
+import type { AttackConfig } from './attacks.ts';
 import { type Fail, numberOptions } from './cli.ts';
 import type { OptionsConfig, Values } from './scenario.ts';
 import { SERVER_OPTIONS, serverTarget } from './serverOptions.ts';
@@ -34,6 +35,22 @@ export const HOSTILE_USAGE = `  --url-file FILE        the bench mix: request pa
                          Last-Event-ID, half with timestamp=gte:                              (default 6)
   --spread               hostile clients from 127.0.0.2..127.0.0.254 (one address each, in turn)
                          instead of all from 127.0.0.1
+ One client's attacks (issue 58), from --attacker-address, in the same child process:
+  --idle N               connections that send nothing, each reconnecting when closed      (default 0)
+  --slowloris N          connections that send a request line, then a header line every
+                         --slowloris-every s, never ending the head; reconnecting          (default 0)
+  --slowloris-every S    seconds between a slowloris connection's header lines            (default 10)
+  --slow-readers N       NDJSON readers (the first --ndjson-url) per --read-rate           (default 0)
+  --read-rate B          bytes/s a slow reader reads (repeatable)                (default 1000 and 10)
+  --stall-floor B        the server's server.stallMinRate: readers at or above it must not be cut,
+                         those below it must be, by the end of the hold                   (default 100)
+  --attacker-address A   source address of those attackers   (default 127.0.0.9 on 127.x, else any)
+  --reconnect-ms MS      wait before an idle or slowloris place reconnects                 (default 100)
+  --max-connects N       idle and slowloris connections opened at most, reconnections included
+                                                                                        (default 200000)
+  --readiness-ms MS      GET /health/readiness this often while the hostile clients are open, each
+                         on a new connection from --probe-address; must answer 200; 0: none (default 250)
+  --probe-address A      source address of the readiness probes   (default 127.0.0.3 on 127.x, else any)
   --settle S             seconds between opening the hostile clients and measuring the mix  (default 5)
   --hold S               seconds the hostile clients stay open (from their opening; ends earlier once
                          the server has closed every one; goes on, at most --max-stall s more, while
@@ -72,6 +89,8 @@ export interface HostileOptions {
   ndjsonDays: number;
   backlogHours: number;
   spread: boolean;
+  attacks: AttackConfig;
+  stallFloor: number;
   settle: number;
   hold: number;
   after: number;
@@ -100,6 +119,17 @@ export const HOSTILE_OPTIONS = {
   'ndjson-days': { type: 'string' },
   'backlog-hours': { type: 'string' },
   spread: { type: 'boolean', default: false },
+  idle: { type: 'string' },
+  slowloris: { type: 'string' },
+  'slowloris-every': { type: 'string' },
+  'slow-readers': { type: 'string' },
+  'read-rate': { type: 'string', multiple: true, default: [] },
+  'stall-floor': { type: 'string' },
+  'attacker-address': { type: 'string' },
+  'reconnect-ms': { type: 'string' },
+  'max-connects': { type: 'string' },
+  'readiness-ms': { type: 'string' },
+  'probe-address': { type: 'string' },
   settle: { type: 'string' },
   hold: { type: 'string' },
   after: { type: 'string' },
@@ -122,6 +152,28 @@ export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail
   const host = base.hostname === 'localhost' ? '127.0.0.1' : base.hostname.replace(/^\[|\]$/g, '');
   if (values.spread && !host.startsWith('127.')) fail('--spread needs an IPv4 --base (127.x): the clients take 127.0.0.2..254 as their addresses');
   for (const path of [...values['ndjson-url']!, ...values['events-url']!]) if (!path.startsWith('/')) fail(`a hostile URL must be a request path starting with "/", got ${path}`);
+  const loopbackV4 = host.startsWith('127.');
+  const address = (name: string, value: string | undefined, fallback: string): string | undefined => {
+    if (value === undefined) return loopbackV4 ? fallback : undefined;
+    if (!/^127\.\d+\.\d+\.\d+$/.test(value) && value !== '::1') fail(`--${name} must be a loopback address (127.x.y.z or ::1), got ${value}`);
+    return value;
+  };
+  const readRates = values['read-rate']!.map((rate) => positive('read-rate', rate, 0));
+  const attacks: AttackConfig = {
+    idle: integerAtLeast('idle', values.idle, 0, 0),
+    slowloris: integerAtLeast('slowloris', values.slowloris, 0, 0),
+    slowlorisEveryMs: 1000 * positive('slowloris-every', values['slowloris-every'], 10),
+    slowReaders: integerAtLeast('slow-readers', values['slow-readers'], 0, 0),
+    readRates: readRates.length ? [...new Set(readRates)] : [1000, 10],
+    // the first NDJSON listing: set once the newest log is known (hostileTargets)
+    readerPath: '',
+    address: address('attacker-address', values['attacker-address'], '127.0.0.9'),
+    reconnectMs: atLeast('reconnect-ms', values['reconnect-ms'], 100),
+    maxConnects: integerAtLeast('max-connects', values['max-connects'], 200_000),
+    readinessMs: integerAtLeast('readiness-ms', values['readiness-ms'], 250, 0),
+    probeAddress: address('probe-address', values['probe-address'], '127.0.0.3'),
+    probeTimeoutMs: 5000,
+  };
   const options: HostileOptions = {
     urlFile: values['url-file']!,
     ...server,
@@ -139,6 +191,8 @@ export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail
     ndjsonDays: positive('ndjson-days', values['ndjson-days'], 7),
     backlogHours: positive('backlog-hours', values['backlog-hours'], 6),
     spread: values.spread!,
+    attacks,
+    stallFloor: positive('stall-floor', values['stall-floor'], 100),
     settle: atLeast('settle', values.settle, 5),
     hold: positive('hold', values.hold, 75),
     after: positive('after', values.after, 10),
@@ -151,7 +205,9 @@ export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail
     maxRssChange: atLeast('max-rss-change', values['max-rss-change'], 10),
     ...(values.json !== undefined ? { json: values.json } : {}),
   };
-  if (options.ndjson + options.events === 0) fail('no hostile client: --ndjson and --events are both 0');
+  if (options.ndjson + options.events + attacks.idle + attacks.slowloris + attacks.slowReaders === 0) {
+    fail('no hostile client: --ndjson, --events, --idle, --slowloris and --slow-readers are all 0');
+  }
   if (options.hold < options.settle + options.duration) {
     fail(`--hold (${options.hold} s) must cover --settle + --duration (${options.settle + options.duration} s): the hostile clients stay open while the mix is measured`);
   }

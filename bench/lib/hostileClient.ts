@@ -12,6 +12,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { type Socket, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type AttackConfig, type AttackReport, attacking } from './attacks.ts';
 import { type HostileSpec, type HostileTargets, type Track, answeredWhole, hostileRequest, newTrack, observe, parseAnswerHead, socketIndex } from './hostile.ts';
 import { readTcpTable } from './tcpTable.ts';
 
@@ -125,10 +126,12 @@ export interface HostileWorkerConfig {
   port: number;
   hostHeader: string;
   probeMs: number;
+  /** One client's attacks (bench/lib/attackClients.ts), held until the end as well. */
+  attacks?: AttackConfig;
 }
 
 /** Parent to child. */
-export type ToWorker = { type: 'open' } | { type: 'look' } | { type: 'close' };
+export type ToWorker = { type: 'open' } | { type: 'look' } | { type: 'report' } | { type: 'close' };
 
 /**
  * Child to parent, in order: `ready` (with its clock's origin), then `tracks` (the connections that
@@ -139,7 +142,8 @@ export type FromWorker =
   | { type: 'ready'; timeOrigin: number }
   | { type: 'tracks'; tracks: Track[] }
   | { type: 'opened' }
-  | { type: 'looked'; at: number };
+  | { type: 'looked'; at: number }
+  | { type: 'report'; report: AttackReport | undefined };
 
 const WORKER = fileURLToPath(new URL('./hostileWorker.ts', import.meta.url));
 
@@ -160,6 +164,8 @@ export class HostileProcess {
     private readonly child: ChildProcess,
     /** The clients it opens. */
     private readonly count: number,
+    /** Whether it holds attackers too: they stay until the end of the hold. */
+    private readonly attacks: boolean,
   ) {
     child.on('message', (m: FromWorker) => this.receive(m));
     this.exited = new Promise((resolve) => {
@@ -172,10 +178,15 @@ export class HostileProcess {
     });
   }
 
+  /** The child's pid (to sample its CPU). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Forks the child (tsx) and waits until it is ready. */
   static async start(config: HostileWorkerConfig): Promise<HostileProcess> {
     const child = fork(WORKER, [JSON.stringify(config)], { execArgv: ['--import', 'tsx'] });
-    const p = new HostileProcess(child, config.ndjson + config.events);
+    const p = new HostileProcess(child, config.ndjson + config.events, attacking(config.attacks));
     // both origins are the wall clock at each process's start: the child's times move by the difference
     p.shift = (await p.next('ready')).timeOrigin - performance.timeOrigin;
     return p;
@@ -225,7 +236,14 @@ export class HostileProcess {
 
   /** True when nothing is left to watch: every connection closed by the server, whole-answered, or never made. */
   settled(): boolean {
-    return this.tracks.length === this.count && this.tracks.every((t) => t.connectError !== undefined || t.closedAt !== undefined || answeredWhole(t));
+    return !this.attacks && this.tracks.length === this.count && this.tracks.every((t) => t.connectError !== undefined || t.closedAt !== undefined || answeredWhole(t));
+  }
+
+  /** What the attackers saw so far (undefined without attackers). */
+  async report(): Promise<AttackReport | undefined> {
+    const reported = this.next('report');
+    this.send({ type: 'report' });
+    return (await reported).report;
   }
 
   /** Closes every client (a reset each) and waits for the child to end (5 s, then SIGKILL). */

@@ -4,12 +4,15 @@
  * load client. Started by `HostileProcess.start` with its config (JSON) as its one argument; talks
  * to the parent by IPC (`ToWorker`, `FromWorker`); ends when told to close or when the parent goes.
  */
+import { Attacks } from './attackClients.ts';
+import { attacking } from './attacks.ts';
 import { hostileSpecs } from './hostile.ts';
 import { type FromWorker, HostileClients, type HostileWorkerConfig, type ToWorker } from './hostileClient.ts';
 
 if (!process.send) throw new Error('bench/lib/hostileWorker.ts runs as a child process of bench/scenarios/hostile.ts (IPC)');
 const config = JSON.parse(process.argv[2]!) as HostileWorkerConfig;
 const clients = new HostileClients(hostileSpecs(config.targets, config), config.host, config.port, config.hostHeader);
+const attacks = attacking(config.attacks) ? new Attacks(config.attacks!, config.host, config.port, config.hostHeader) : undefined;
 const send = (m: FromWorker) => process.send!(m);
 
 /** Each connection as last sent: only the changed ones go again. */
@@ -28,7 +31,7 @@ process.on('message', (m: ToWorker) => {
   switch (m.type) {
     case 'open': {
       // a connection the server's backlog does not take yet keeps trying; the looks go on meanwhile
-      const opening = clients.open();
+      const opening = Promise.all([clients.open(), attacks?.open()]);
       clients.watch(config.probeMs, flush);
       void opening.then(() => {
         flush();
@@ -43,7 +46,11 @@ process.on('message', (m: ToWorker) => {
       send({ type: 'looked', at });
       break;
     }
+    case 'report':
+      send({ type: 'report', report: attacks?.report() });
+      break;
     case 'close':
+      attacks?.close();
       clients.close();
       process.disconnect();
       break;
@@ -51,6 +58,7 @@ process.on('message', (m: ToWorker) => {
 });
 // the parent went (or closed the channel): the sockets go with this process
 process.on('disconnect', () => {
+  attacks?.close();
   clients.close();
   process.exit(0);
 });

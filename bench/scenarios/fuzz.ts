@@ -18,12 +18,20 @@
  * read the answer a few bytes per interval or not at all after the first read, and disconnect midway
  * (50 ms to 3 s after sending); what they saw is printed, and the check above must hold meanwhile:
  * slow readers must not keep the server from answering everyone else.
+ *
+ * And one client's JSON-RPC attacks (issue 58; bench/lib/fuzzInput.ts, rpcRequests) spread among the
+ * fuzzed requests on the same connections: `[]`, `42`, a numeric method and other broken envelopes,
+ * an eth_getLogs with 21,500 addresses (about 980 KB) and one over rpc.maxBodyBytes, five topics,
+ * batches at and over rpc.maxBatchSize (of eth_getLogs, eth_newFilter, nested), deep nesting, then
+ * --rpc-filters eth_newFilter calls (10,000 from one address). Judged as the others: an answer to
+ * each, no 5xx but the documented 503 (on /rpc any 503 with Retry-After), whatever the codes of the
+ * /rpc limits are.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { type Fail, MIRROR_503, numberOptions } from '../lib/cli.ts';
-import { type FuzzRequest, fuzzRequests, isolated, serialize, slowReads } from '../lib/fuzzInput.ts';
+import { type FuzzRequest, fuzzRequests, interleave, isolated, rpcRequests, serialize, slowReads } from '../lib/fuzzInput.ts';
 import { RawClient } from '../lib/rawClient.ts';
 import { type SlowSummary, describeSlow, runSlowReaders } from '../lib/slowReader.ts';
 import { type StartedServer, buildService, localService, startLocalService } from '../lib/server.ts';
@@ -40,14 +48,17 @@ const USAGE = `  --count N          requests to send                            
                      200 to every request passed on to it (the paths not served here)
   --timeout MS       time to wait for an answer                                      (default 30000)
   --slow N           slow readers beside the connections (a few bytes per interval or nothing
-                     after the first read, disconnecting midway); 0: none                (default 4)`;
+                     after the first read, disconnecting midway); 0: none                (default 4)
+  --rpc-filters N    eth_newFilter calls among the JSON-RPC attacks on POST /rpc        (default 10000)
+  --no-rpc           no JSON-RPC attacks (issue 58): the fuzzed requests only`;
 
 const show = (r: FuzzRequest) => `${JSON.stringify(r.method)} ${JSON.stringify(r.target.length > 300 ? `${r.target.slice(0, 300)}...` : r.target)}` +
   ` headers ${JSON.stringify(r.headers.map(([k, v]) => `${k}: ${v.length > 60 ? `${v.slice(0, 60)}...` : v}`))}`;
 
-/** The route a target names (by its path), or `other` for paths outside /api/v1/contracts. */
-function routeOf(target: string): Endpoint | 'other' {
+/** The route a target names (by its path), `rpc` for the JSON-RPC endpoint, or `other` for paths outside /api/v1/contracts. */
+function routeOf(target: string): Endpoint | 'rpc' | 'other' {
   const path = target.replace(/^https?:\/\/[^/]*/, '');
+  if (path === '/rpc') return 'rpc';
   return /^\/api\/v1\/contracts(\/|\?|$)/.test(path) ? classify(path) : 'other';
 }
 
@@ -60,6 +71,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   slow: { type: 'string' },
   upstream: { type: 'boolean', default: false },
+  'rpc-filters': { type: 'string' },
+  'no-rpc': { type: 'boolean', default: false },
 } satisfies OptionsConfig;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
@@ -73,6 +86,7 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   const seed = positiveInteger('seed', values.seed, 1);
   const timeout = positiveInteger('timeout', values.timeout, 30_000);
   const slowReaders = integerAtLeast('slow', values.slow, 4, 0);
+  const rpcFilters = values['no-rpc'] ? -1 : integerAtLeast('rpc-filters', values['rpc-filters'], 10_000, 0);
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -119,7 +133,13 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
   let documented503 = 0;
   let sent = 0;
   const started = performance.now();
-  const requests = fuzzRequests(urls, `${hostname}:${port}`, seed, count);
+  const host = `${hostname}:${port}`;
+  // the JSON-RPC attacks spread evenly among the fuzzed requests
+  const rpcCount = rpcFilters < 0 ? 0 : [...rpcRequests(host, 0)].length + rpcFilters + 2 * Math.floor(rpcFilters / 100);
+  const requests = rpcFilters < 0
+    ? fuzzRequests(urls, host, seed, count)
+    : interleave(fuzzRequests(urls, host, seed, count), rpcRequests(host, rpcFilters), Math.max(1, Math.floor(count / Math.max(1, rpcCount))));
+  if (rpcCount) process.stdout.write(`and ${rpcCount} JSON-RPC attacks on POST /rpc among them (${rpcFilters} eth_newFilter)\n`);
   const worker = async () => {
     const raw = new RawClient(Number(port), hostname);
     for (let next = requests.next(); !next.done; next = requests.next()) {
@@ -137,7 +157,8 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
       const byStatus = statuses.get(route) ?? new Map<number, number>();
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
       statuses.set(route, byStatus);
-      if (status === 503 && outcome.answer.headers['retry-after'] && (request.method === 'HEAD' || body.toString() === MIRROR_503)) documented503++;
+      // (on /rpc the body of a 503 is the JSON-RPC endpoint's to choose: its Retry-After is what is documented)
+      if (status === 503 && outcome.answer.headers['retry-after'] && (request.method === 'HEAD' || route === 'rpc' || body.toString() === MIRROR_503)) documented503++;
       else if (status >= 500) serverErrors.push(`${status} ${show(request)} -> ${body.toString('utf8').slice(0, 200)}`);
     }
     raw.close();
@@ -157,7 +178,7 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
 
   const codes = [...new Set([...statuses.values()].flatMap((m) => [...m.keys()]))].sort((a, b) => a - b);
   process.stdout.write(`\n${'route'.padEnd(14)}${codes.map((c) => String(c).padStart(8)).join('')}\n`);
-  for (const route of [...ENDPOINTS, 'other'] as const) {
+  for (const route of [...ENDPOINTS, 'rpc', 'other'] as const) {
     const m = statuses.get(route);
     if (m) process.stdout.write(`${route.padEnd(14)}${codes.map((c) => String(m.get(c) ?? 0).padStart(8)).join('')}\n`);
   }

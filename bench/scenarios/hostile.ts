@@ -3,6 +3,7 @@
  *
  *   npm run bench -- hostile --url-file ../shared/bench/urls.txt --base http://127.0.0.1:5553 \
  *     [--pid N | --start "CMD"] [--ndjson 80] [--events 40] [--spread] [--rounds N] [--json out.json]
+ *     [--idle N] [--slowloris N] [--slow-readers N --read-rate 1000 --read-rate 10] [--attacker-address 127.0.0.9]
  *
  * 1. The bench mix (--url-file, autocannon as the run scenario: bench/lib/mixLoad.ts) at --connections
  *    (16) for --duration seconds after --warmup: the mix alone.
@@ -18,6 +19,14 @@
  *    127.0.0.2..127.0.0.254 in turn, reads at most 1 KB once (the status line, mostly the headers:
  *    how the server answered it) and never reads again. After --settle seconds the mix runs again
  *    for --duration seconds: the mix under attack.
+ *    One client's attacks (issue 58; bench/lib/attackClients.ts) run in the same child process, all
+ *    from --attacker-address (127.0.0.9; the mix comes from 127.0.0.1): --idle N connections that
+ *    send nothing and --slowloris N that send a request line and then a header line every
+ *    --slowloris-every s, each reconnecting --reconnect-ms after the server closes it (as a real
+ *    attacker would; at most --max-connects in all); --slow-readers N NDJSON readers per --read-rate
+ *    (bytes/s) that read their listing at that rate. Readiness is probed every --readiness-ms (250) on
+ *    a new connection from --probe-address (127.0.0.3) while the hostile clients are open, from a
+ *    process of its own (the attackers' event loop, busy reconnecting, would add its delays to the times).
  * 3. The hostile clients stay open until --hold seconds after they opened, or until the server has
  *    closed every one; past --hold (at most --max-stall s more) while an open stream has gone 20 s
  *    to --max-stall s without progress, so that it is judged (a live stream's heartbeats, every 15 s,
@@ -62,6 +71,11 @@
  * third under the mix from one collection to the next. Both under the mix: V8 gives memory back after the garbage collections
  * that load runs, which an idle process does not run, so the idle RSS is printed, not judged. The
  * server answers as usual afterwards.
+ * With the attacks of issue 58 besides: /health/readiness answered 200 to every probe (its p99
+ * printed), slow readers at or above --stall-floor (100 B/s, server.stallMinRate) not cut by the end
+ * of the hold, those below it cut by then, and every reader answered 200. The idle and slowloris
+ * places are reported (connections, how and when the server closed them, its answers), not judged:
+ * the mix's ratio is what they must not move.
  * The server's /metrics lines for shedding, stalls and streams are printed where the build has them.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -89,6 +103,7 @@ import {
   verdict,
   watchedMetrics,
 } from '../lib/hostile.ts';
+import { type AttackReport, attackProblems } from '../lib/attacks.ts';
 import { HostileProcess } from '../lib/hostileClient.ts';
 import { type LoadResult, preflight, runLoad } from '../lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists, sampleTree } from '../lib/proc.ts';
@@ -162,6 +177,10 @@ interface Round {
   attack: LoadResult;
   tracks: Track[];
   holdEnd: number;
+  /** What the one client's attackers and the readiness probe saw (issue 58). */
+  attacks?: AttackReport;
+  /** CPU of the hostile clients' process from their opening to the end of the hold, % of a core. */
+  attackerCpuPercent?: number;
 }
 
 function tcpRmemDefault(): string {
@@ -210,6 +229,41 @@ function printHostile(kinds: KindSummary[], o: HostileOptions, specsText: string
     `\n== hostile clients (${specsText}${o.rounds > 1 ? `; in each of ${o.rounds} rounds, counted together` : ''}); a stream counts late when not closed within ${o.maxStall} s of its last progress`,
     table(rows, [0, 2]),
   ].join('\n');
+}
+
+function printAttacks(reports: Array<AttackReport | undefined>, o: HostileOptions): string {
+  const out: string[] = [];
+  const a = o.attacks;
+  const n = (i: number) => (reports.length > 1 ? ` ${i + 1}` : '');
+  const rec = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} x${v}`).join(', ');
+  reports.forEach((report, i) => {
+    if (!report) return;
+    if (report.held.length) {
+      const rows = [['kind', 'places', 'connections', 'endings', 'answers', 'closed by the server after s, by answer: n p50/max', 'open at end (longest s)']];
+      for (const h of report.held) {
+        const closed = Object.entries(h.closedAfterSByAnswer).map(([k, d]) => `${k}: ${d.n} ${f1(d.p50)}/${f1(d.max)}`).join('; ');
+        rows.push([h.kind, String(h.places), String(h.connections), rec(h.endings), rec(h.answers), closed || '-', `${h.openAtEnd} (${f1(h.openLongestS)})`]);
+      }
+      out.push(`\n== held connections${n(i)} from ${a.address ?? 'any address'} over ${report.seconds} s (reconnecting ${a.reconnectMs} ms after a close; slowloris: a header line every ${a.slowlorisEveryMs / 1000} s)`, table(rows, [0, 3, 4, 5]));
+      const opened = report.held.reduce((sum, h) => sum + h.connections, 0);
+      if (opened >= a.maxConnects) out.push(`note: --max-connects (${a.maxConnects}) was reached: the places stopped reconnecting before the end of the hold`);
+    }
+    if (report.readers.length) {
+      const rows = [['B/s', 'readers', 'answers', 'reset', 'closed', 'cut after s p50/max', 'open at end', 'failed', 'read B/s p50', 'bytes read']];
+      for (const r of report.readers) {
+        rows.push([String(r.rate), String(r.readers), rec(r.answers), String(r.reset), String(r.closed), `${f1(r.cutAfterS.p50)}/${f1(r.cutAfterS.max)}`, String(r.open), String(r.failed), f0(r.readRateP50), String(r.bytes)]);
+      }
+      out.push(`\n== slow NDJSON readers${n(i)} from ${a.address ?? 'any address'} (${a.readerPath}); floor ${o.stallFloor} B/s: at or above it never cut, below it cut by the end of the hold`, table(rows, [2]));
+    }
+    const r = report.readiness;
+    if (r) {
+      out.push(
+        `\n== readiness${n(i)}: ${r.probes} probes from ${a.probeAddress ?? 'any address'}, one every ${a.readinessMs} ms on a new connection: ${rec(r.outcomes)}; ` +
+          `p50 ${f1(r.p50)} ms, p99 ${f1(r.p99)} ms, max ${f1(r.max)} ms${r.bad ? `; not 200: ${r.firstBad.join(', ')}` : ''}`,
+      );
+    }
+  });
+  return out.join('\n');
 }
 
 interface Rss {
@@ -276,6 +330,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
 
   let server: StartedServer | undefined;
   let hostile: HostileProcess | undefined;
+  let prober: HostileProcess | undefined;
   const stopServer = async () => {
     if (!server) return;
     const s = server;
@@ -284,6 +339,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
   };
   const onSignal = () => {
     hostile?.kill();
+    prober?.kill();
     void stopServer().finally(() => process.exit(130));
   };
   process.once('SIGINT', onSignal);
@@ -308,7 +364,12 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
     const targets = hostileTargets(newest, o);
     const specs = hostileSpecs(targets, o);
     const count = (kind: string) => specs.filter((s) => s.kind === kind).length;
-    const specsText = `${count('ndjson')} NDJSON, ${count('events-backlog')} event streams with a backlog, ${count('events-live')} live; from ${o.spread ? '127.0.0.2..254' : (specs[0]?.localAddress ?? 'the default address')}`;
+    const a = o.attacks;
+    const attackText = [a.idle ? `${a.idle} idle` : '', a.slowloris ? `${a.slowloris} slowloris` : '', a.slowReaders ? `${a.slowReaders} slow readers at each of ${a.readRates.join(', ')} B/s` : '']
+      .filter(Boolean)
+      .join(', ');
+    const specsText = `${count('ndjson')} NDJSON, ${count('events-backlog')} event streams with a backlog, ${count('events-live')} live; from ${o.spread ? '127.0.0.2..254' : (specs[0]?.localAddress ?? 'the default address')}` +
+      `${attackText ? `; ${attackText} from ${a.address ?? 'any address'}` : ''}${a.readinessMs ? `; readiness every ${a.readinessMs} ms from ${a.probeAddress ?? 'any address'}` : ''}`;
     process.stdout.write(
       `newest log ${newest.timestamp} (contract ${newest.contractId}); hostile clients: ${specsText}\n` +
         `  NDJSON: ${targets.ndjsonUrls.join(' ')}\n  live: ${targets.liveUrls.join(' ')}\n` +
@@ -337,7 +398,8 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
     const rssMb = () => (pid === undefined ? undefined : (sampleTree(pid)?.rssKb ?? NaN) / 1024);
     const mix = { timeout: o.timeout, headers: {} };
     const scrapes: Array<[string, Map<string, number> | undefined]> = [];
-    const workerConfig = { targets, ndjson: o.ndjson, events: o.events, spread: o.spread, host: o.host, port: o.port, hostHeader: o.base.host, probeMs: o.probeMs };
+    o.attacks.readerPath = targets.ndjsonUrls[0]!;
+    const workerConfig = { targets, ndjson: o.ndjson, events: o.events, spread: o.spread, host: o.host, port: o.port, hostHeader: o.base.host, probeMs: o.probeMs, attacks: o.attacks };
 
     if (o.warmup > 0) await phase('warm-up', () => runLoad(o.base, paths, o.connections, o.warmup, mix));
     const rounds: Round[] = [];
@@ -346,16 +408,26 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       const alone = await phase(`alone${n}`, () => runLoad(o.base, paths, o.connections, o.duration, mix));
       scrapes.push([`before${n}`, await scrape(o.base)]);
 
-      // fresh hostile clients each round, in their own process (ready before the settle starts)
-      const clients = await HostileProcess.start(workerConfig);
+      // fresh hostile clients each round, in their own process (ready before the settle starts); the
+      // readiness probe in a process of its own, so that its times are not those of the attackers' event loop
+      const clients = await HostileProcess.start({ ...workerConfig, attacks: { ...o.attacks, readinessMs: 0 } });
       hostile = clients;
+      const probes = o.attacks.readinessMs > 0
+        ? await HostileProcess.start({ ...workerConfig, ndjson: 0, events: 0, attacks: { ...o.attacks, idle: 0, slowloris: 0, slowReaders: 0 } })
+        : undefined;
+      prober = probes;
+      // the attackers share the machine's cores with the server: what they cost is printed beside the mix
+      const attackerSampler = clients.pid !== undefined ? new ProcessSampler(clients.pid, 1000) : undefined;
+      attackerSampler?.start();
       const alive = () => {
         if (clients.failure) throw new Error(clients.failure);
+        if (probes?.failure) throw new Error(probes.failure);
       };
       let openedAt = 0;
       await phase(`settle${n}`, async () => {
         openedAt = performance.now();
         // a connection the server's backlog does not take yet keeps trying; the measurement goes on
+        void probes?.open().catch(() => undefined);
         const opening = clients.open().catch(() => undefined);
         await Promise.race([opening, sleep(o.settle * 1000)]);
         await sleep(Math.max(0, o.settle * 1000 - (performance.now() - openedAt)));
@@ -375,10 +447,15 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
         }
       });
       const holdEnd = await clients.look();
+      const attackerCpuPercent = attackerSampler?.stop().cpuPercent;
+      const held = await clients.report();
+      const readiness = (await probes?.report())?.readiness;
+      const attacks: AttackReport | undefined = held || readiness ? { seconds: 0, held: [], readers: [], ...held, ...(readiness ? { readiness } : {}) } : undefined;
       scrapes.push([`end of hold${n}`, await scrape(o.base)]);
-      await clients.close();
+      await Promise.all([clients.close(), probes?.close()]);
       hostile = undefined;
-      rounds.push({ alone, attack, tracks: clients.tracks, holdEnd });
+      prober = undefined;
+      rounds.push({ alone, attack, tracks: clients.tracks, holdEnd, ...(attacks ? { attacks } : {}), ...(attackerCpuPercent !== undefined ? { attackerCpuPercent } : {}) });
     }
     // the mix goes on once the hostile clients are gone: RSS under the same load as before them
     const afterLoad = await phase('after', () => runLoad(o.base, paths, o.connections, o.after, mix));
@@ -410,6 +487,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       recovered,
     };
     const v = verdict(measured, o);
+    rounds.forEach((r, i) => r.attacks && v.problems.push(...attackProblems(r.attacks, { stallFloor: o.stallFloor }, rounds.length > 1 ? `round ${i + 1}` : '')));
     const rss: Rss = {
       ...(rssBefore !== undefined ? { before: rssBefore } : {}),
       ...(rssAfter !== undefined ? { after: rssAfter } : {}),
@@ -417,7 +495,10 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       idleChangePercent: rssBefore !== undefined && rssIdle !== undefined ? (100 * (rssIdle - rssBefore)) / rssBefore : NaN,
     };
 
-    const out = [printMix(mixRounds, after, o, v), printHostile(kinds, o, specsText)];
+    const out = [printMix(mixRounds, after, o, v)];
+    if (o.ndjson + o.events > 0) out.push(printHostile(kinds, o, specsText));
+    out.push(printAttacks(rounds.map((r) => r.attacks), o));
+    out.push(`\nthe hostile clients' process (on the server's cores): ${rounds.map((r) => `${f0(r.attackerCpuPercent)} %`).join(', ')} of a core from their opening to the end of the hold`);
     const unjudged = rounds.reduce((sum, r) => sum + awaitingJudgement(r.tracks, r.holdEnd, o.maxStall), 0);
     if (unjudged > 0) out.push(`note: ${unjudged} open streams had gone 20 to ${o.maxStall} s without progress when the hold ended: not judged (a longer --hold judges them)`);
     const backlog = tracks.filter((t) => t.kind === 'events-backlog');
@@ -460,6 +541,8 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
           ? { ...report, rssBeforeMb: rssBefore, rssAfterMb: rssAfter, rssIdleMb: rssIdle, rssChangePercent: v.rssChangePercent, rssIdleChangePercent: rss.idleChangePercent }
           : null,
         metrics: Object.fromEntries(scrapes.map(([name, m]) => [name, m ? Object.fromEntries(m) : null])),
+        attacks: rounds.map((r) => r.attacks ?? null),
+        attackerCpuPercent: rounds.map((r) => r.attackerCpuPercent ?? null),
         recovered,
         problems: v.problems,
       };
@@ -469,6 +552,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
     process.exitCode = v.problems.length ? 1 : 0;
   } finally {
     if (hostile) await hostile.close();
+    if (prober) await prober.close();
     await stopServer();
   }
 }

@@ -62,6 +62,19 @@ test('options: defaults, and the issue\'s attack unless told otherwise', () => {
     [16, 20, 1, 5, 80, 40, 5, 75, 10, 1000, false],
   );
   assert.deepEqual([o.minThroughput, o.maxP99Ratio, o.maxRss, o.maxStall, o.maxRssChange], [0.9, 1.5, 400, 60, 10]);
+  // one client's attacks (issue 58): none unless asked; readiness probed from a third address
+  assert.deepEqual(o.attacks, {
+    idle: 0, slowloris: 0, slowlorisEveryMs: 10_000, slowReaders: 0, readRates: [1000, 10], readerPath: '', address: '127.0.0.9',
+    reconnectMs: 100, maxConnects: 200_000, readinessMs: 250, probeAddress: '127.0.0.3', probeTimeoutMs: 5000,
+  });
+  assert.equal(o.stallFloor, 100);
+  const attack = options('--ndjson', '0', '--events', '0', '--idle', '1000', '--slowloris', '1000', '--slowloris-every', '5', '--slow-readers', '4',
+    '--read-rate', '50', '--read-rate', '5000', '--attacker-address', '127.0.0.7', '--readiness-ms', '0', '--stall-floor', '200');
+  assert.deepEqual(
+    [attack.attacks.idle, attack.attacks.slowloris, attack.attacks.slowlorisEveryMs, attack.attacks.slowReaders, attack.attacks.readRates, attack.attacks.address, attack.attacks.readinessMs, attack.stallFloor],
+    [1000, 1000, 5000, 4, [50, 5000], '127.0.0.7', 0, 200],
+  );
+  assert.equal(options('--base', 'http://[::1]:5551').attacks.address, undefined);
   assert.equal(parse('--help'), 'help');
   const given = options('--base', 'http://localhost:5553', '--ndjson', '0', '--events', '3', '--spread', '--ndjson-url', '/a', '--ndjson-url', '/b', '--duration', '12', '--rounds', '3');
   assert.equal(given.host, '127.0.0.1');
@@ -77,6 +90,8 @@ test('options: usage errors', () => {
   refused(/--spread needs an IPv4/, '--url-file', 'u', '--base', 'http://[::1]:5551', '--spread');
   refused(/exclude each other/, '--url-file', 'u', '--pid', '1', '--start', 'x');
   refused(/no hostile client/, '--url-file', 'u', '--ndjson', '0', '--events', '0');
+  refused(/--attacker-address must be a loopback address/, '--url-file', 'u', '--attacker-address', '10.0.0.1');
+  refused(/--read-rate must be a positive number/, '--url-file', 'u', '--read-rate', '0');
   refused(/--hold \(20 s\) must cover/, '--url-file', 'u', '--hold', '20');
   refused(/--ndjson must be an integer >= 0/, '--url-file', 'u', '--ndjson=-1');
   refused(/--duration must be a positive number/, '--url-file', 'u', '--duration', 'x');
