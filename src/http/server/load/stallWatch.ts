@@ -10,12 +10,14 @@
  * quiet streams). One with bytes waiting makes progress the socket can show when fewer wait than at
  * the last look or when its socket drains. Past half the timeout without such progress, what its
  * client took is asked of the kernel (tcpAcked.ts: bytes acknowledged, Linux's /proc; one read for
- * every connection due); then every half timeout again: a client that took at least `minRate`
- * bytes a second since the last reading goes on, one that took fewer is reset (RST: its unsent
- * bytes are dropped by the kernel too). So a client that takes nothing is reset after the timeout,
- * as one reading below the floor; one that keeps taking bytes above it is never cut, whatever the
- * kernel's send buffer hides. Where the kernel cannot tell (not Linux), a connection without
- * progress the socket shows for the whole timeout is reset.
+ * every connection due), and again every half timeout. From the first reading the client has the
+ * timeout; every byte it takes after that buys 1/`minRate` s more; a client whose time has run out
+ * is reset (RST: its unsent bytes are dropped by the kernel too). So a client that takes nothing is
+ * reset 1.5 timeouts after its socket last showed progress, one that takes bytes at the floor or
+ * above never is, and one that takes them in large steps (a receiver opens its window a segment at a
+ * time: up to 64 KB on loopback) is judged by its average, not by each half timeout. Where the kernel
+ * cannot tell (not Linux), a connection without progress the socket shows for the whole timeout is
+ * reset.
  *
  * A protocol that learns of the client's reads itself tells the watch (tookBytes: a WebSocket's
  * pongs, wsWriter.ts). Counted in `http_stalled_connections_closed_total`, logged once per LOG_EVERY_MS.
@@ -43,6 +45,8 @@ interface Waiting {
   onDrain: () => void;
   /** The last reading of what the client took (tcpAcked.ts), once the socket showed none for half the timeout. */
   taken?: { at: number; bytes: number };
+  /** Until when the client's taking has paid (from the first reading: the timeout, then 1/minRate s a byte). */
+  paidUntil?: number;
 }
 
 export interface StallWatchOptions {
@@ -88,6 +92,7 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
       if (entry !== undefined) {
         entry.since = now();
         delete entry.taken;
+        delete entry.paidUntil;
       }
     });
     socket.once('close', () => {
@@ -121,9 +126,14 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
       }
       const last = entry.taken;
       entry.taken = { at, bytes };
-      if (last === undefined) continue;
+      if (last === undefined) {
+        entry.paidUntil = at + timeoutMs;
+        continue;
+      }
       const took = bytes - last.bytes;
-      if (took <= 0 || took < (minRate * (at - last.at)) / 1000) reset(socket);
+      // what it took pays for its time, counted from what it had paid for: a client behind stays behind
+      if (took > 0) entry.paidUntil = (entry.paidUntil ?? at) + (minRate > 0 ? (took * 1000) / minRate : Infinity);
+      if (at >= (entry.paidUntil ?? at)) reset(socket);
     }
   };
 
@@ -144,6 +154,7 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
           onDrain: () => {
             fresh.since = now();
             delete fresh.taken;
+            delete fresh.paidUntil;
           },
         };
         socket.on('drain', fresh.onDrain);
@@ -152,6 +163,7 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
         entry.bytes = bytes;
         entry.since = at;
         delete entry.taken;
+        delete entry.paidUntil;
       } else if (told === false) {
         if (at - entry.since >= timeoutMs) reset(socket);
       } else if (entry.taken === undefined ? at - entry.since >= half : at - entry.taken.at >= half) {

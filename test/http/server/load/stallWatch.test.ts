@@ -141,7 +141,7 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
   const slow = reader(16_384); // 320 KB/s: the window opens every 64 KB (loopback's MSS), every 0.2 s
   const stopped = reader(0);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    await new Promise((resolve) => setTimeout(resolve, 5500)); // cut 1.5 timeouts after its socket stopped showing progress
     assert.equal(watch.closed, 1, 'one cut');
     assert.equal(slow.state(), 'open', 'took 320 KB/s, above the floor, though its socket showed no progress for twice the timeout');
     assert.notEqual(await stopped.ended(), 'open', 'took nothing once its buffers were full: cut');
