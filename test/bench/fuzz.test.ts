@@ -87,5 +87,7 @@ test('JSON-RPC attacks (issue 58): 21,500 addresses, batches, eth_newFilter afte
   const { failures, statuses } = await sendFuzzed(port, requests);
   // no 5xx at all here (the documented 503 comes with load, a database down or a shutdown: none here)
   assert.deepEqual(failures, []);
-  assert.ok((statuses.get(200) ?? 0) > 150, JSON.stringify([...statuses]));
+  // answered by the JSON-RPC layer: 200, or 400/413/415 for envelopes refused before any method ran
+  assert.ok([...statuses.keys()].every((status) => [200, 400, 413, 415].includes(status)), JSON.stringify([...statuses]));
+  assert.ok((statuses.get(200) ?? 0) > 100, JSON.stringify([...statuses]));
 });

@@ -15,7 +15,10 @@
  * is reset (RST: its unsent bytes are dropped by the kernel too). So a client that takes nothing is
  * reset 1.5 timeouts after its socket last showed progress, one that takes bytes at the floor or
  * above never is, and one that takes them in large steps (a receiver opens its window a segment at a
- * time: up to 64 KB on loopback) is judged by its average, not by each half timeout. Where the kernel
+ * time: up to 64 KB on loopback) is judged by its average, not by each half timeout. Once the
+ * kernel is asked, only what the client took counts: the socket's drains are the kernel's doing, and
+ * a connection stays judged while the kernel holds bytes for it, even when none wait in the process
+ * (a writer that waits for its client before writing more). Where the kernel
  * cannot tell (not Linux), a connection without progress the socket shows for the whole timeout is
  * reset.
  *
@@ -26,7 +29,7 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
-import { type AckedReader, procAcked } from './tcpAcked.ts';
+import { type Acked, type AckedReader, procAcked } from './tcpAcked.ts';
 
 const LOG_EVERY_MS = 10_000;
 
@@ -114,23 +117,27 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
   let told: boolean | undefined;
   let reading = false;
   /** Judges the connections due by what their clients took (a reading of the kernel's, at `at`). */
-  const judge = (due: Socket[], taken: Map<Socket, number> | undefined, at: number) => {
-    told = taken !== undefined;
+  const judge = (due: Socket[], readings: Map<Socket, Acked> | undefined, at: number) => {
+    told = readings !== undefined;
     for (const socket of due) {
       const entry = waiting.get(socket);
-      const bytes = taken?.get(socket);
+      const reading = readings?.get(socket);
       if (entry === undefined || socket.destroyed) continue;
-      if (bytes === undefined) {
+      if (reading === undefined) {
         if (at - entry.since >= timeoutMs) reset(socket);
         continue;
       }
+      if (reading.unacked === 0 && socket.writableLength === 0) {
+        forget(socket); // its client has every byte
+        continue;
+      }
       const last = entry.taken;
-      entry.taken = { at, bytes };
+      entry.taken = { at, bytes: reading.taken };
       if (last === undefined) {
         entry.paidUntil = at + timeoutMs;
         continue;
       }
-      const took = bytes - last.bytes;
+      const took = reading.taken - last.bytes;
       // what it took pays for its time, counted from what it had paid for: a client behind stays behind
       if (took > 0) entry.paidUntil = (entry.paidUntil ?? at) + (minRate > 0 ? (took * 1000) / minRate : Infinity);
       if (at >= (entry.paidUntil ?? at)) reset(socket);
@@ -142,31 +149,35 @@ export function watchStalls(server: Server, { timeoutMs, minRate, registry, logg
     const due: Socket[] = [];
     for (const socket of sockets) {
       const bytes = socket.writableLength;
-      if (bytes === 0 || socket.destroyed) {
+      const entry = waiting.get(socket);
+      if (socket.destroyed || (bytes === 0 && entry?.taken === undefined)) {
         forget(socket);
         continue;
       }
-      const entry = waiting.get(socket);
+      if (bytes === 0) {
+        // under the kernel's watch: its bytes may wait there instead (a writer that waits for the
+        // client before it writes more); judged until a reading finds its client has them all
+        if (at - entry!.taken!.at >= half) due.push(socket);
+        continue;
+      }
       if (entry === undefined) {
         const fresh: Waiting = {
           bytes,
           since: at,
           onDrain: () => {
-            fresh.since = now();
-            delete fresh.taken;
-            delete fresh.paidUntil;
+            // under the kernel's watch only what the client took counts: the kernel took these
+            if (fresh.taken === undefined) fresh.since = now();
           },
         };
         socket.on('drain', fresh.onDrain);
         waiting.set(socket, fresh);
-      } else if (bytes < entry.bytes) {
+      } else if (bytes < entry.bytes && entry.taken === undefined) {
         entry.bytes = bytes;
         entry.since = at;
-        delete entry.taken;
-        delete entry.paidUntil;
       } else if (told === false) {
         if (at - entry.since >= timeoutMs) reset(socket);
       } else if (entry.taken === undefined ? at - entry.since >= half : at - entry.taken.at >= half) {
+        entry.bytes = bytes;
         due.push(socket);
       }
     }

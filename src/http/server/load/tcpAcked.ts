@@ -16,8 +16,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Socket } from 'node:net';
 
-/** The bytes each of `sockets`' clients has taken so far (a socket not found is left out), or undefined: not known here. */
-export type AckedReader = (sockets: readonly Socket[]) => Promise<Map<Socket, number> | undefined>;
+/** Of one connection: the bytes its client has taken so far, and those the kernel holds for it not yet taken. */
+export interface Acked {
+  taken: number;
+  unacked: number;
+}
+
+/** What each of `sockets`' clients has taken (a socket not found is left out), or undefined: not known here. */
+export type AckedReader = (sockets: readonly Socket[]) => Promise<Map<Socket, Acked> | undefined>;
 
 const FILES = ['/proc/net/tcp', '/proc/net/tcp6'];
 
@@ -89,13 +95,13 @@ export const procAcked: AckedReader = async (sockets) => {
     unreadable = true;
     return undefined;
   }
-  const taken = new Map<Socket, number>();
+  const taken = new Map<Socket, Acked>();
   for (const socket of sockets) {
     const { _bytesDispatched: dispatched, _handle: handle } = socket as unknown as Internals;
     const queued = handle?.writeQueueSize;
     if (typeof dispatched !== 'number' || typeof queued !== 'number' || socket.localPort === undefined || socket.remotePort === undefined) continue;
     const tx = queues.get(key(socket.localPort, fullAddress(socket.remoteAddress ?? ''), socket.remotePort));
-    if (tx !== undefined) taken.set(socket, dispatched - queued - tx);
+    if (tx !== undefined) taken.set(socket, { taken: dispatched - queued - tx, unacked: tx });
   }
   return taken;
 };

@@ -96,7 +96,7 @@ test('stall watch: 0 turns it off', async () => {
 
 test('stall watch, with what clients took from the kernel: one at or above server.stallMinRate is never cut, one below it or taking nothing is cut after the timeout', async () => {
   const taken = new Map<unknown, number>();
-  const { watch, connect, at } = watched(1000, async (sockets) => new Map(sockets.map((s) => [s, taken.get(s) ?? 0])), 100);
+  const { watch, connect, at } = watched(1000, async (sockets) => new Map(sockets.map((s) => [s, { taken: taken.get(s) ?? 0, unacked: 1 }])), 100);
   const steady = connect(); // takes 100 bytes/s: the floor
   const drip = connect(); // takes 50 bytes/s
   const still = connect(); // takes nothing
@@ -152,4 +152,27 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
+});
+
+test('stall watch: once the kernel is asked, bytes waiting there count too: a writer that stops once the kernel took its last bytes does not save a client that takes nothing', async () => {
+  const unacked = new Map<unknown, number>();
+  const { watch, connect, at } = watched(1000, async (sockets) => new Map(sockets.map((s) => [s, { taken: 0, unacked: unacked.get(s) ?? 0 }])), 100);
+  const stalled = connect();
+  const done = connect();
+  stalled.writableLength = done.writableLength = 10_000;
+  unacked.set(stalled, 4_000_000);
+  unacked.set(done, 4_000_000);
+  await at(0);
+  await at(500); // the first reading
+  stalled.writableLength = done.writableLength = 0; // the kernel took what waited in the process
+  stalled.emit('drain');
+  done.emit('drain');
+  unacked.set(done, 0); // this client took everything meanwhile
+  await at(1000);
+  await at(1500);
+  assert.equal(stalled.destroyed, true, '1.5 timeouts after its socket stopped showing progress');
+  assert.equal(done.destroyed, false);
+  await at(5000);
+  assert.equal(done.destroyed, false, 'no longer watched once its client had every byte');
+  assert.equal(watch.closed, 1);
 });
