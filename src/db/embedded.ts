@@ -21,10 +21,10 @@ const reportExit = (err: Error): void => void process.stderr.write(`error: ${err
  * queue, as on PostgreSQL), and it is kept while idle: a new one would find the session reset
  * (embeddedWorker.ts) and prepare every statement again.
  */
-export async function createEmbeddedDb(dataDir?: string, options: EmbeddedOptions = {}): Promise<{ db: Db }> {
+export async function createEmbeddedDb(dataDir?: string, options: EmbeddedOptions = {}): Promise<{ db: Db; link: EmbeddedLink }> {
   const link = await EmbeddedLink.start(dataDir, options.onExit ?? reportExit);
   const pool = new pg.Pool({ stream: () => new WorkerSocket(link), max: 1, idleTimeoutMillis: 0, types: typeParsers });
   pool.on('error', () => {});
   const db = poolDb('embedded', pool, () => link.close());
-  return { db };
+  return { db, link };
 }

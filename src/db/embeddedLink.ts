@@ -112,6 +112,16 @@ export class EmbeddedLink {
     return this.closing;
   }
 
+  /**
+   * Ends the thread at once, PGlite not closed: what a crash does to it (the tests of a dead thread).
+   * The statements waiting and every later one fail, and `onExit` is told.
+   */
+  async kill(): Promise<void> {
+    this.worker.ref();
+    await this.worker.terminate();
+    await this.exit;
+  }
+
   private settle(reply: Reply): void {
     const waiting = this.pending.get(reply.id);
     if (!waiting) return;

@@ -25,6 +25,14 @@ const { dataDir } = workerData as WorkerData;
 /** The connection whose bytes the session serves; a connection that opens after it takes the session over. */
 let current: number | undefined;
 
+/** An error as text for the main thread; Emscripten throws objects without a message (ErrnoError). */
+function describe(err: unknown): string {
+  const e = err as { message?: unknown; name?: unknown; errno?: unknown };
+  if (typeof e?.message === 'string' && e.message) return e.message;
+  if (typeof e?.name === 'string') return e.errno === undefined ? e.name : `${e.name} (errno ${String(e.errno)})`;
+  return String(err);
+}
+
 /** Runs frontend bytes, returning all the backend bytes in one buffer of their own (transferable). */
 async function run(pglite: PGlite, bytes: Uint8Array): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
@@ -83,7 +91,7 @@ async function main(): Promise<void> {
   try {
     pglite = await PGlite.create(dataDir ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
   } catch (err) {
-    port.postMessage({ id: 0, error: (err as Error)?.message ?? String(err) } satisfies Reply);
+    port.postMessage({ id: 0, error: describe(err) } satisfies Reply);
     return;
   }
   port.postMessage({ id: 0 } satisfies Reply);
@@ -94,7 +102,7 @@ async function main(): Promise<void> {
       try {
         reply = await handle(pglite, request);
       } catch (err) {
-        reply = { id: request.id, error: (err as Error)?.message ?? String(err) };
+        reply = { id: request.id, error: describe(err) };
       }
       port.postMessage(reply, reply.bytes ? [reply.bytes] : []);
     });
