@@ -19,6 +19,14 @@ import type { Reply, Request, WorkerData } from './embeddedProtocol.ts';
 /** Sync: ends an extended-query sequence a closed connection may have left half sent. */
 const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
 
+/**
+ * PostgreSQL's 128 MB of shared buffers are WebAssembly memory, resident once touched, and a second
+ * copy of pages the file system holds anyway: in the kernel's page cache (a data directory) or in this
+ * thread's own memory (--memory). 32 MB took the idle RSS of a start on the demo network from 377-410
+ * MB to 242-261 MB with the demo mix's throughput within the runs' spread (docs/reliability.md).
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 const port = parentPort!;
 const { dataDir } = workerData as WorkerData;
 
@@ -89,7 +97,7 @@ async function handle(pglite: PGlite, request: Request): Promise<Reply> {
 async function main(): Promise<void> {
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dataDir ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
+    pglite = await PGlite.create(dataDir ?? 'memory://', { extensions: { btree_gist, pg_trgm }, startParams: START_PARAMS });
   } catch (err) {
     port.postMessage({ id: 0, error: describe(err) } satisfies Reply);
     return;
