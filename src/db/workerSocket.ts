@@ -97,7 +97,8 @@ export class WorkerSocket extends Duplex {
     }
     this.link.request({ op: 'write', connection: this.connection, bytes: bytes.buffer }).then(
       (reply) => {
-        if (reply.bytes && reply.bytes.byteLength > 0 && !this.destroyed) this.push(Buffer.from(reply.bytes));
+        // an answer that comes after the end (node-postgres ended the connection meanwhile) has no reader
+        if (reply.bytes && reply.bytes.byteLength > 0 && this.opened && !this.destroyed) this.push(Buffer.from(reply.bytes));
       },
       (err: Error) => this.destroy(err),
     );
