@@ -1,6 +1,8 @@
 // Bundles the service's TypeScript into dist/cli.js for `npm start`: plain node then runs it, without
 // tsx's loader thread (about 70 MB of memory per process and a slower start). Dependencies stay in
 // node_modules (PGlite loads its WASM files from there); the migrations are copied beside the bundle.
+// The embedded database's thread has its own entry, dist/embeddedWorker.js, which the bundle starts
+// from beside itself (src/db/embeddedLink.ts).
 // Takes well under a second. Runs on every npm install/ci (prepare), so dist/ exists after
 // `npm ci --omit=dev` too.
 //
@@ -13,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
-  entryPoints: [join(root, 'src', 'cli.ts')],
-  outfile: join(root, 'dist', 'cli.js'),
+  entryPoints: { cli: join(root, 'src', 'cli.ts'), embeddedWorker: join(root, 'src', 'db', 'embeddedWorker.ts') },
+  outdir: join(root, 'dist'),
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -18,6 +18,7 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
   { name: 'overload', summary: 'more connections than the service serves, retrying at once or after Retry-After: goodput, p99, RSS, PASS or FAIL', load: async () => (await import('./overload.ts')).default },
   { name: 'shed-cost', summary: 'event-loop microseconds per shed request, beside a 400, a 404 and bare node:http', load: async () => (await import('./shedCost.ts')).default },
   { name: 'hostile', summary: 'clients that ask for streamed answers and never read: the mix\'s throughput, p99 and the server\'s RSS alone and under attack', load: async () => (await import('./hostile.ts')).default },
+  { name: 'stream-start', summary: 'liveness and a contract route, each over a new connection, while never-reading stream clients start: p50, p99, max', load: async () => (await import('./streamStart.ts')).default },
   { name: 'fuzz', summary: 'hostile and broken requests over all ten routes, beside slow readers: no 5xx but the documented 503, PASS or FAIL', load: async () => (await import('./fuzz.ts')).default },
   { name: 'faults', summary: 'database faults under load (terminate, cut, reset, restart): every request answered, recovery, PASS or FAIL', load: async () => (await import('./faults.ts')).default },
   { name: 'shutdown', summary: 'SIGTERM under load: every request in flight answered, exit 0 within the grace, PASS or FAIL', load: async () => (await import('./shutdown.ts')).default },

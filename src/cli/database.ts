@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/db.ts';
-import { createEmbeddedDb } from '../db/embedded.ts';
+import { type EmbeddedOptions, createEmbeddedDb } from '../db/embedded.ts';
 import { type PostgresOptions, createPostgresDb, sslOptions } from '../db/postgres.ts';
 import { fail, status } from './output.ts';
 import { StartupError, describeDbError, describeTarget, prepareDataDir } from './startup.ts';
@@ -25,9 +25,16 @@ const seconds = (since: number): string => `${((performance.now() - since) / 100
  * start copies that database in instead of creating an empty one. Problems end the process with one
  * line saying what to check.
  */
-export async function openEmbedded(options: { dataDir: string; memory: boolean; template?: string | undefined }): Promise<OpenedDatabase> {
+export async function openEmbedded(options: {
+  dataDir: string;
+  memory: boolean;
+  template?: string | undefined;
+  /** Told once if the database's thread dies (src/db/embeddedLink.ts); by default a line on stderr. */
+  onExit?: (err: Error) => void;
+}): Promise<OpenedDatabase> {
+  const embedded: EmbeddedOptions = options.onExit ? { onExit: options.onExit } : {};
   if (options.memory) {
-    const { db } = await createEmbeddedDb();
+    const { db } = await createEmbeddedDb(undefined, embedded);
     return { db, where: 'embedded (PGlite) in memory', close: () => db.close() };
   }
   const dir = resolve(options.dataDir);
@@ -54,7 +61,7 @@ export async function openEmbedded(options: { dataDir: string; memory: boolean; 
   }
   try {
     const opening = performance.now();
-    const { db } = await createEmbeddedDb(dir);
+    const { db } = await createEmbeddedDb(dir, embedded);
     if (!lock.existing && !template) status(`Created the embedded database in ${seconds(opening)}`);
     return {
       db,

@@ -62,7 +62,8 @@ async function exitIfSignalled(opened: OpenedDatabase): Promise<void> {
  * the default network is asked for.
  */
 export async function prepareEmbedded(flags: { dataDir: string; memory: boolean; template?: string | undefined }, logger: Logger, seed?: number): Promise<Served> {
-  const opened = await openEmbedded({ dataDir: flags.dataDir, memory: flags.memory, template: seed === undefined ? flags.template : undefined });
+  const onExit = (err: Error) => logger.error({ err }, 'the embedded database stopped: every statement fails (503) until a restart');
+  const opened = await openEmbedded({ dataDir: flags.dataDir, memory: flags.memory, template: seed === undefined ? flags.template : undefined, onExit });
   await exitIfSignalled(opened);
   try {
     const migrating = performance.now();

@@ -127,9 +127,8 @@ async function seedInSession(db: Session, options: SeedOptions): Promise<SeedRep
     for (const step of steps) {
       options.onProgress?.(done, total, step.label);
       for (const statement of step.statements) {
-        // PGlite runs inside this thread and resolves through promises only: let the event loop
-        // turn, so that signal handlers run between statements
-        if (options.shouldStop) await new Promise((resolve) => setImmediate(resolve));
+        // both databases answer through the event loop (the embedded one from its own thread), so a
+        // signal's handler has run by the time the statement before is done
         if (options.shouldStop?.()) throw new SeedInterrupted();
         try {
           await db.exec(statement);
