@@ -25,6 +25,7 @@ import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { hostMessage } from '../http/server/hostCheck.ts';
 import { releaseConnection } from '../http/server/load/connectionCap.ts';
+import { clientOf } from '../http/server/load/clientAddress.ts';
 import { tookBytes } from '../http/server/load/stallWatch.ts';
 import { requestId as requestIdFrom } from '../http/server/plugins/accessLog.ts';
 import { parseJson } from './body.ts';
@@ -46,13 +47,6 @@ const WS_METHODS = new Set(
 
 function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
-}
-
-/** The client's address: with server.trustProxy the first X-Forwarded-For value (as Fastify's request.ip), else the peer's. */
-function clientOf(request: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  const first = typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : '';
-  return first !== '' ? first : (request.socket.remoteAddress ?? '');
 }
 
 export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks, metrics: RpcMetrics): void {

@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RpcError } from '../../src/rpc/errors.ts';
 import { LocalFilters, type StoredFilter, filterStore, newFilterId } from '../../src/rpc/filterStore.ts';
-import { sql } from '../../src/db/sql.ts';
 import { testConfig } from '../support/app.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
 import { startTestRedis } from '../support/redis.ts';
-import { type Served, post, serveRpc, unprefixed } from './support.ts';
+import { type Served, insertOneBlock, post, serveRpc, unprefixed } from './support.ts';
 
 const filter = (n: number): StoredFilter => ({ type: 'newBlock', params: { blockAtCreation: `0x${n.toString(16)}` }, lastQueried: null });
 
@@ -75,10 +74,7 @@ let served: Served;
 
 before(async () => {
   database = await openTestDatabase('embedded');
-  await database.db.query(
-    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
-      values ('a.rcd', 0, 0, ${'ef'.repeat(48)}, '', 1000, 2000, 1, 0, 6, '', 7, 3)`,
-  );
+  await insertOneBlock(database.db);
   served = await serveRpc(database.db, {
     HIERO_MIRROR_REST_SERVER_TRUSTPROXY: 'true',
     HIERO_MIRROR_REST_RPC_MAXFILTERSPERCLIENT: '3',

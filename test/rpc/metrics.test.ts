@@ -6,19 +6,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import WebSocket from 'ws';
-import { sql } from '../../src/db/sql.ts';
 import { type TestDatabase, openTestDatabase } from '../support/database.ts';
-import { type Served, call, post, serveRpc } from './support.ts';
+import { type Served, call, insertOneBlock, post, serveRpc } from './support.ts';
 
 let database: TestDatabase;
 let served: Served;
 
 before(async () => {
   database = await openTestDatabase('embedded');
-  await database.db.query(
-    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
-      values ('a.rcd', 0, 0, ${'ef'.repeat(48)}, '', 1000, 2000, 1, 0, 6, '', 7, 3)`,
-  );
+  await insertOneBlock(database.db);
   served = await serveRpc(database.db);
 });
 after(async () => {

@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/db/db.ts';
+import { sql } from '../../src/db/sql.ts';
 import { appOn, testConfig } from '../support/app.ts';
 
 export interface Served {
@@ -66,3 +67,11 @@ export const call = (base: string, method: string, params: unknown = [], id: unk
 
 /** The message without the relay's `[Request ID: ...] ` prefix. */
 export const unprefixed = (message: string): string => message.replace(/^\[Request ID: [^\]]*\] /, '');
+
+/** One record file (block 7, consensus 1000-2000): enough for the methods that answer from the newest block. */
+export async function insertOneBlock(db: Db): Promise<void> {
+  await db.query(
+    sql`insert into record_file (name, load_start, load_end, hash, prev_hash, consensus_start, consensus_end, count, digest_algorithm, version, file_hash, index, node_id)
+      values ('a.rcd', 0, 0, ${'ef'.repeat(48)}, '', 1000, 2000, 1, 0, 6, '', 7, 3)`,
+  );
+}

@@ -49,7 +49,7 @@ test('a socket reset mid-answer (as the stall watch resets it): an info line wit
     const hex = (n: string) => `0x${BigInt(n).toString(16)}`;
     // a client that reads its answers (about 0.8 MB each, written page by page): its socket is reset
     // while a page is being written, the next write fails; a few tries, at different moments
-    for (const delay of [5, 20, 50, 100]) {
+    for (const delay of [5, 20, 50, 100, 200, 400, 800, 1600]) {
       const client = new WebSocket(`ws://127.0.0.1:${port}/rpc`);
       client.on('error', () => {});
       await new Promise((resolve) => client.once('open', resolve));

@@ -23,3 +23,8 @@ export function forwardedClient(request: IncomingMessage): string | undefined {
   const first = value.split(',', 1)[0]!.trim();
   return first === '' ? undefined : (V4_MAPPED.exec(first)?.[1] ?? first);
 }
+
+/** The client of a request: with server.trustProxy the one X-Forwarded-For names, else the connection's peer. */
+export function clientOf(request: IncomingMessage, trustProxy: boolean): string {
+  return (trustProxy ? forwardedClient(request) : undefined) ?? peerAddress(request.socket as Socket);
+}

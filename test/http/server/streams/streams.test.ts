@@ -94,11 +94,12 @@ const NDJSON = { accept: 'application/x-ndjson' };
 const EVENTS = { accept: 'text/event-stream' };
 
 test('NDJSON clients that never read: no slot of the limiter, a bounded buffer each, closed after server.stallTimeout (row 1)', async () => {
-  // a fixed limit of 4 contract requests in flight: 8 stalled streams holding slots would shed everything else
+  // a fixed limit of 8 contract requests in flight: the 8 streams are admitted however slowly their
+  // first pages come, and 8 stalled streams holding slots would shed everything else
   const served = await serve({
     HIERO_MIRROR_REST_DB_POOL_MAXCONNECTIONS: '2',
     HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
-    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '2',
+    HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '6',
     HIERO_MIRROR_REST_SERVER_STALLTIMEOUT: '1500',
   });
   const clients: Stalled[] = [];
@@ -109,7 +110,9 @@ test('NDJSON clients that never read: no slot of the limiter, a bounded buffer e
     let held = 0;
     const sampler = setInterval(() => (held = Math.max(held, ...served.sockets.map((s) => s.writableLength))), 20);
     try {
-      const pages = await Promise.all(Array.from({ length: 12 }, () => fetch(`http://127.0.0.1:${served.port}${API}/0.0.2001/results?limit=2`).then((r) => r.status)));
+      // one after the other: 8 streams holding their slots would leave none for any of them
+      const pages: number[] = [];
+      for (let i = 0; i < 12; i++) pages.push(await fetch(`http://127.0.0.1:${served.port}${API}/0.0.2001/results?limit=2`).then((r) => r.status));
       assert.deepEqual(pages, Array(12).fill(200), 'the other requests are answered');
       assert.equal(await served.metric('http_requests_in_flight'), 0, 'no stream holds a slot of the limiter');
       // each fills the kernel's buffers (about 4 MB on loopback), then waits for its client, then is cut
