@@ -111,7 +111,13 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const { pressure, maxConnectionsPerClient: perClient, trustProxy } = config.server;
   app.server.headersTimeout = config.server.headersTimeoutMs;
   const refused = refusals(perClient, config.response.compression, (reason) => admit?.count(reason));
-  const cap = capConnections(app.server, { max: config.server.maxConnections, perClient: trustProxy ? 0 : perClient, holdMs: pressure.maxShedDelayMs, refusals: refused });
+  const cap = capConnections(app.server, {
+    max: config.server.maxConnections,
+    perClient: trustProxy ? 0 : perClient,
+    holdMs: pressure.maxShedDelayMs,
+    clientHoldMs: config.server.headersTimeoutMs,
+    refusals: refused,
+  });
   const onReserve = reservedOnly(pressure.maxShedDelayMs, refused);
   const forwarded = trustProxy && perClient > 0 ? capForwardedClients(perClient, refused) : undefined;
   answerBeforeRouting(

@@ -12,10 +12,12 @@
  *   (reservedOnly); any other request gets the refusal with `Connection: close` after `holdMs`. So
  *   a probe is answered while one address (or a crowd) holds every place.
  * - Beyond the reserve the connection never reaches the HTTP parser: after `holdMs` (so that a
- *   client that reconnects at once cannot spin; at most `max` such connections wait, any more are
- *   answered at once) it is answered the refusal with `Connection: close`, what it sent is read and
- *   dropped, and it ends with a FIN (destroyed a second later at the latest), never a reset.
- *   The refusal is the shed 503, or 429 when the client's own cap is what it passed.
+ *   client that reconnects at once cannot spin) it is answered the refusal with `Connection:
+ *   close`, what it sent is read and dropped, and it ends with a FIN (destroyed a second later at
+ *   the latest), never a reset. The refusal is the shed 503, or 429 when the client's own cap is
+ *   what it passed: an address past its cap is one client, opening connection after connection,
+ *   so its are held `clientHoldMs` (server.headersTimeout), and its reconnections come a tenth as
+ *   often. At most HELD_PER_PLACE times the places wait in all; any more are answered at once.
  *
  * A connection that becomes an event stream or a WebSocket leaves the counts (releaseConnection):
  * streams have their own limits, and ten thousand of them must not take the places of the
@@ -33,6 +35,8 @@ import type { Refusals } from './refusals.ts';
 export const RESERVED = 16;
 /** Of those, one client address may hold this many. */
 export const RESERVED_PER_CLIENT = 2;
+/** Refused connections held for their answer at once, per place of the larger cap. */
+const HELD_PER_PLACE = 4;
 
 /** The release of each counted connection: takes it out of its cap's counts, once. */
 const releases = new WeakMap<Socket, () => void>();
@@ -60,6 +64,8 @@ export interface ConnectionCapOptions {
   perClient: number;
   /** ms a refused connection waits for its answer (server.pressure.maxShedDelay). */
   holdMs: number;
+  /** ms one refused for its address's cap waits (server.headersTimeout); holdMs when absent. */
+  clientHoldMs?: number;
   refusals: Refusals;
 }
 
@@ -67,7 +73,7 @@ export interface ConnectionCapOptions {
  * Puts the caps in front of the HTTP server's own connection listener (the server must have only
  * that one yet).
  */
-export function capConnections(server: Server, { max, perClient, holdMs, refusals }: ConnectionCapOptions): ConnectionCap {
+export function capConnections(server: Server, { max, perClient, holdMs, clientHoldMs = holdMs, refusals }: ConnectionCapOptions): ConnectionCap {
   const [parse, ...others] = server.listeners('connection') as Array<(socket: Socket) => void>;
   if (parse === undefined || others.length > 0) throw new Error('the HTTP server should have one connection listener, its parser');
   const byClient = new Map<string, number>();
@@ -112,7 +118,8 @@ export function capConnections(server: Server, { max, perClient, holdMs, refusal
       socket.resume(); // what the client sent is read and dropped: a close with unread input would be a reset
       answerAndClose(socket, refusals.raw(passed));
     };
-    if (holdMs <= 0 || waiting >= Math.max(max, perClient)) return close();
+    const hold = passed === 'client' ? clientHoldMs : holdMs;
+    if (hold <= 0 || waiting >= HELD_PER_PLACE * Math.max(max, perClient)) return close();
     waiting++;
     let settled = false;
     const settle = () => {
@@ -121,7 +128,7 @@ export function capConnections(server: Server, { max, perClient, holdMs, refusal
       waiting--;
       return true;
     };
-    const timer = setTimeout(() => settle() && close(), holdMs);
+    const timer = setTimeout(() => settle() && close(), hold);
     timer.unref();
     socket.once('close', () => settle() && clearTimeout(timer));
   });

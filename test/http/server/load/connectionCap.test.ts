@@ -63,7 +63,7 @@ async function ask(client: RawConnection, path: string, headers: Record<string, 
 }
 
 test('server.maxConnectionsPerClient: one address past its cap is refused 429, another address is served, probes are answered', async () => {
-  const port = await listening({ HIERO_MIRROR_REST_SERVER_MAXCONNECTIONSPERCLIENT: '3' });
+  const port = await listening({ HIERO_MIRROR_REST_SERVER_MAXCONNECTIONSPERCLIENT: '3', HIERO_MIRROR_REST_SERVER_HEADERSTIMEOUT: '1000' });
   for (let i = 0; i < 3; i++) await open(port); // three idle connections: the address's cap
   const reserved: RawConnection[] = [];
   for (let i = 0; i < RESERVED_PER_CLIENT; i++) reserved.push(await open(port));
@@ -72,8 +72,10 @@ test('server.maxConnectionsPerClient: one address past its cap is refused 429, a
   const metrics = await ask(reserved[0]!, '/metrics');
   assert.equal(metrics.status, 200);
   const beyond = await open(port); // past the address's reserve too: refused before its request is read
+  const started = performance.now();
   const raw = await ask(beyond, '/health/liveness');
   assert.equal(raw.status, 429);
+  assert.ok(performance.now() - started >= 900, 'held server.headersTimeout (1 s here): the client reconnects that much less often');
   assert.equal(raw.headers.connection, 'close');
   assert.equal(await beyond.ended(), 'closed');
 
