@@ -44,8 +44,9 @@ export function closeIdleWhenCrowded(server: Server, cap: ConnectionCap, max: nu
       busy.set(socket, left);
       if (left === 0 && !socket.destroyed) idle.set(socket, now());
     });
-    socket.once('close', () => idle.delete(socket));
   });
+  // once per connection, not per request: a kept-alive connection would gather a listener a request
+  server.on('connection', (socket: Socket) => socket.once('close', () => idle.delete(socket)));
   const crowded = (socket: Socket) =>
     (max > 0 && cap.open >= max / 2) || (perClient > 0 && cap.of(peerAddress(socket)) >= perClient / 2);
   watch.sweep = () => {
