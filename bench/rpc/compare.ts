@@ -6,7 +6,7 @@
  */
 import type { Reply } from './jsonRpc.ts';
 
-export type Verdict = 'same' | 'same-masked' | 'format' | 'key-order' | 'status' | 'differ' | 'timeout' | 'no-answer';
+export type Verdict = 'same' | 'same-masked' | 'kept' | 'format' | 'key-order' | 'status' | 'differ' | 'timeout' | 'no-answer';
 
 export interface StepResult {
   verdict: Verdict;

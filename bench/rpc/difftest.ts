@@ -2,7 +2,7 @@
  * Differential test of two JSON-RPC endpoints on the same mirror node database (the relay in front of
  * the reference, and this service's /rpc): random calls from a seed, each sent to both, the answers
  * compared as JSON (filter ids by their shape). Prints a summary per kind and every difference;
- * --out writes every case that is not identical, with both answers, as JSON. With ws:// endpoints
+ * --out writes every case that differs (beyond the differences kept on purpose, kept.ts), with both answers, as JSON. With ws:// endpoints
  * (the relay's ws-server, this service's WebSocket) each case runs on a connection of its own per
  * side (wsJsonRpc.ts), and eth_subscribe and ws-server batch cases join the mix (subscribeCases.ts). See bench/rpc/README.md.
  */
@@ -12,6 +12,7 @@ import { loopbackUrl, numberOptions } from '../lib/cli.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 import { type Case, generateCase, KINDS } from './cases.ts';
 import { compareReplies, maskRequestIds, type StepResult } from './compare.ts';
+import { keptDifference } from './kept.ts';
 import { Picker } from './filters.ts';
 import { post, type Reply } from './jsonRpc.ts';
 import { WS_KINDS, wsOnlyCase } from './subscribeCases.ts';
@@ -26,8 +27,9 @@ const USAGE = `  --a URL              endpoint A (e.g. the relay: http://127.0.0
   --only LIST          kinds, comma-separated: ${KINDS.join(', ')}, and with ws:// ${WS_KINDS.join(', ')}
   --timeout MS         per request (default 40000; the relay gives up on the mirror node after 30 s)
   --concurrency C      cases in flight (default 2)
-  --out FILE           every case that is not identical, with both answers, and the summary, as JSON
-Exit status: 0 when every case is identical, 1 when some differ, 2 on usage errors.`;
+  --out FILE           every case that differs, with both answers, and the summary, as JSON
+A difference kept on purpose (kept.ts: A is the relay, B this endpoint) is counted apart and fails nothing.
+Exit status: 0 when every case is identical or differs only as kept, 1 when some differ, 2 on usage errors.`;
 
 const OPTIONS = {
   a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, seed: { type: 'string' }, n: { type: 'string' },
@@ -69,19 +71,27 @@ type Send = (body: unknown, requestId: string) => Promise<Reply>;
 
 /** Runs a case's steps in turn, each to A and B at once, every later step built from its own side's replies. */
 async function runCase(c: Case, index: number, a: string, b: string, timeout: number, ws: boolean): Promise<Outcome> {
-  if (!ws) return runSteps(c, index, (body, id) => post(a, body, timeout, id), (body, id) => post(b, body, timeout, id));
+  if (!ws) return runSteps(c, index, (body, id) => post(a, body, timeout, id), (body, id) => post(b, body, timeout, id), false);
   const requestId = `rpcdiff-${index}`;
   const [sideA, sideB] = await Promise.all([openSide(a, requestId), openSide(b, requestId)]);
   try {
     // the ws-server's request ids are its own: compared as <id>
-    return await runSteps(c, index, async (body) => maskRequestIds(await sideA.send(body, timeout)), async (body) => maskRequestIds(await sideB.send(body, timeout)));
+    return await runSteps(c, index, async (body) => maskRequestIds(await sideA.send(body, timeout)), async (body) => maskRequestIds(await sideB.send(body, timeout)), true);
   } finally {
     sideA.close();
     sideB.close();
   }
 }
 
-async function runSteps(c: Case, index: number, sendA: Send, sendB: Send): Promise<Outcome> {
+/** The verdict on one step: a difference kept on purpose (kept.ts) is named as such. */
+function judge(request: unknown, a: Reply, b: Reply, filterId: boolean, ws: boolean): StepResult {
+  const result = compareReplies(a, b, filterId);
+  if (result.verdict === 'same' || result.verdict === 'same-masked') return result;
+  const kept = keptDifference(request, a, b, ws);
+  return kept ? { verdict: 'kept', detail: kept } : result;
+}
+
+async function runSteps(c: Case, index: number, sendA: Send, sendB: Send, ws: boolean): Promise<Outcome> {
   const repliesA: Reply[] = [];
   const repliesB: Reply[] = [];
   const steps: Outcome['steps'] = [];
@@ -92,19 +102,20 @@ async function runSteps(c: Case, index: number, sendA: Send, sendB: Send): Promi
     const [ra, rb] = await Promise.all([sendA(bodyA, requestId), sendB(bodyB, requestId)]);
     repliesA.push(ra);
     repliesB.push(rb);
-    steps.push({ request: bodyA, a: ra, b: rb, result: compareReplies(ra, rb, step.filterId === true) });
+    steps.push({ request: bodyA, a: ra, b: rb, result: judge(bodyA, ra, rb, step.filterId === true, ws) });
   }
   return { index, kind: c.kind, shape: c.shape, steps };
 }
 
-const identical = (o: Outcome) => o.steps.every((s) => s.result.verdict === 'same' || s.result.verdict === 'same-masked');
+/** Identical but for differences kept on purpose. */
+const agreed = (o: Outcome) => o.steps.every((s) => s.result.verdict === 'same' || s.result.verdict === 'same-masked' || s.result.verdict === 'kept');
 
 function summarize(outcomes: Outcome[]) {
   const byKind: Record<string, Record<string, number>> = {};
   for (const o of outcomes) {
-    const row = (byKind[o.kind] ??= { cases: 0, identical: 0 });
+    const row = (byKind[o.kind] ??= { cases: 0, agreed: 0 });
     row.cases!++;
-    if (identical(o)) row.identical!++;
+    if (agreed(o)) row.agreed!++;
     for (const s of o.steps) row[s.result.verdict] = (row[s.result.verdict] ?? 0) + 1;
   }
   return byKind;
@@ -114,7 +125,7 @@ function summarize(outcomes: Outcome[]) {
 const KEPT_TEXT = 200_000;
 
 /** A reply as written to --out: its text (cut at KEPT_TEXT, with its full length), without the parsed copy. */
-const kept = ({ json: _json, text, ...rest }: Reply) =>
+const trimmed = ({ json: _json, text, ...rest }: Reply) =>
   text.length > KEPT_TEXT ? { ...rest, bytes: text.length, text: `${text.slice(0, KEPT_TEXT)}...` } : { ...rest, bytes: text.length, text };
 
 const brief = (v: unknown, max = 300) => {
@@ -140,24 +151,28 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
     while (next < cases.length) {
       const i = next++;
       outcomes.push(await runCase(cases[i]!, i + 1, o.a, o.b, o.timeout, o.ws));
-      if (outcomes.length % 25 === 0) process.stderr.write(`${outcomes.length}/${cases.length} cases, ${outcomes.filter((x) => !identical(x)).length} not identical\n`);
+      if (outcomes.length % 25 === 0) process.stderr.write(`${outcomes.length}/${cases.length} cases, ${outcomes.filter((x) => !agreed(x)).length} differ\n`);
     }
   };
   await Promise.all(Array.from({ length: o.concurrency }, worker));
   outcomes.sort((x, y) => x.index - y.index);
   const summary = summarize(outcomes);
-  const differing = outcomes.filter((x) => !identical(x));
+  const differing = outcomes.filter((x) => !agreed(x));
+  const keptBy = new Map<string, number>();
+  for (const x of outcomes) for (const s of x.steps) if (s.result.verdict === 'kept') keptBy.set(s.result.detail!, (keptBy.get(s.result.detail!) ?? 0) + 1);
   for (const x of differing) {
     console.log(`\n#${x.index} ${x.kind} ${x.shape}`);
     for (const s of x.steps) {
-      if (s.result.verdict === 'same' || s.result.verdict === 'same-masked') continue;
+      if (s.result.verdict === 'same' || s.result.verdict === 'same-masked' || s.result.verdict === 'kept') continue;
       console.log(`  ${s.result.verdict}: ${s.result.detail ?? ''}\n    request: ${brief(s.request)}\n    A (${Math.round(s.a.ms)} ms): ${brief(s.a.text)}\n    B (${Math.round(s.b.ms)} ms): ${brief(s.b.text)}`);
     }
   }
-  console.log(`\nseed ${o.seed}, ${outcomes.length} cases, ${outcomes.length - differing.length} identical, ${differing.length} not (${Math.round((Date.now() - t0) / 1000)} s)`);
+  const keptCases = outcomes.filter((x) => !differing.includes(x) && x.steps.some((s) => s.result.verdict === 'kept')).length;
+  console.log(`\nseed ${o.seed}, ${outcomes.length} cases, ${outcomes.length - differing.length - keptCases} identical, ${keptCases} with a kept difference, ${differing.length} differ (${Math.round((Date.now() - t0) / 1000)} s)`);
+  if (keptBy.size > 0) console.log(`kept differences (docs/compatibility.md): ${[...keptBy].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   console.table(summary);
   if (o.out) {
-    const cases = differing.map((x) => ({ ...x, steps: x.steps.map((st) => ({ ...st, a: kept(st.a), b: kept(st.b) })) }));
+    const cases = differing.map((x) => ({ ...x, steps: x.steps.map((st) => ({ ...st, a: trimmed(st.a), b: trimmed(st.b) })) }));
     writeFileSync(o.out, `${JSON.stringify({ options: { ...o, psql: undefined }, pool, summary, differing: cases }, null, 1)}\n`);
     console.log(`written: ${o.out}`);
   }

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { generateCase, KINDS } from '../../bench/rpc/cases.ts';
 import { compareReplies, firstDifference } from '../../bench/rpc/compare.ts';
 import { Picker } from '../../bench/rpc/filters.ts';
+import { keptDifference } from '../../bench/rpc/kept.ts';
 import type { Reply } from '../../bench/rpc/jsonRpc.ts';
 import type { Pool } from '../../bench/rpc/sample.ts';
 import { random } from '../../bench/lib/random.ts';
@@ -36,6 +37,32 @@ test('rpc difftest: filter ids compare by shape', () => {
   assert.equal(compareReplies(id('ab'.repeat(16)), id('cd'.repeat(16)), true).verdict, 'same-masked');
   assert.equal(compareReplies(id('ab'.repeat(16)), id('cd'.repeat(16)), false).verdict, 'differ');
   assert.equal(compareReplies(id('ab'.repeat(16)), id('1'), true).verdict, 'differ');
+});
+
+test('rpc difftest: the differences kept on purpose are named, any other is not (A the relay, B this endpoint)', () => {
+  const invalid = (id: unknown) => reply(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32600,"message":"Invalid Request"}}`, 400);
+  // the three of issue 58: [], a body that is no object, a method that is no string
+  assert.equal(keptDifference([], reply('[]'), invalid(null), false), 'empty-batch');
+  assert.equal(keptDifference('42', reply('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}', 400), invalid(null), false), 'not-an-object');
+  const numeric = { jsonrpc: '2.0', id: 7, method: 123, params: [] };
+  assert.equal(keptDifference(numeric, reply('{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method 123 not found"}}', 400), invalid(7), false), 'method-not-a-string');
+  // five topics: the relay drops the fifth, this endpoint says why it refuses
+  const five = { jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ topics: [null, null, null, null, topic(1)] }] };
+  const refused = reply('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid parameter 0: \'topics\' for FilterObject: Expected at most 4 topics, got 5"}}', 400);
+  assert.equal(keptDifference(five, reply('{"jsonrpc":"2.0","id":1,"result":[]}'), refused, false), 'topics-over-4');
+  // a batch: kept when each item is equal or kept
+  const chain = { jsonrpc: '2.0', id: 2, method: 'eth_chainId', params: [] };
+  const chainAnswer = '{"jsonrpc":"2.0","id":2,"result":"0x127"}';
+  const relayBatch = reply(`[${chainAnswer},{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method 123 not found"}}]`);
+  assert.equal(keptDifference([chain, numeric], relayBatch, reply(`[${chainAnswer},${invalid(7).text}]`), false), 'method-not-a-string');
+  assert.equal(keptDifference([chain, numeric], relayBatch, reply(`[{"jsonrpc":"2.0","id":2,"result":"0x128"},${invalid(7).text}]`), false), undefined);
+  // the same answers for another request are a difference
+  assert.equal(keptDifference([chain], reply('[]'), invalid(null), false), undefined);
+  assert.equal(keptDifference(chain, reply(chainAnswer), reply('{"jsonrpc":"2.0","id":2,"result":"0x128"}'), false), undefined);
+  // over a WebSocket the relay's ws-server drops some messages unanswered
+  const silent: Reply = { status: 0, text: '', json: undefined, ms: 40_000, timedOut: true };
+  assert.equal(keptDifference(null, silent, invalid(null), true), 'relay-ws-no-answer');
+  assert.equal(keptDifference(null, silent, invalid(null), false), undefined);
 });
 
 test('rpc difftest: first difference names the path', () => {
