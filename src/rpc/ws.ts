@@ -26,6 +26,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { hostMessage } from '../http/server/hostCheck.ts';
 import { releaseConnection } from '../http/server/load/connectionCap.ts';
 import { clientOf } from '../http/server/load/clientAddress.ts';
+import { Counts } from '../http/server/load/counts.ts';
 import { tookBytes } from '../http/server/load/stallWatch.ts';
 import { requestId as requestIdFrom } from '../http/server/plugins/accessLog.ts';
 import { parseJson } from './body.ts';
@@ -51,7 +52,7 @@ function refuse(socket: Duplex, status: number, text: string) {
 
 export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks, metrics: RpcMetrics): void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(...networks.all.map((n) => n.config.rpc.maxBodyBytes), 1024) });
-  const perClient = new Map<string, number>();
+  const perClient = new Counts();
   let open = 0;
   let subscriptions = 0;
   const counter = { get: () => subscriptions, add: (n: number) => (subscriptions += n) };
@@ -68,11 +69,11 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
     const { ws } = network.config.rpc;
     const client = clientOf(request, network.config.server.trustProxy);
     if (ws.maxConnections > 0 && open >= ws.maxConnections) return refuse(socket, 503, 'Service Unavailable');
-    if (ws.maxConnectionsPerClient > 0 && (perClient.get(client) ?? 0) >= ws.maxConnectionsPerClient) return refuse(socket, 429, 'Too Many Requests');
+    if (ws.maxConnectionsPerClient > 0 && perClient.of(client) >= ws.maxConnectionsPerClient) return refuse(socket, 429, 'Too Many Requests');
     // (the callback runs at once, in this turn, when the handshake succeeds: nothing is admitted between the checks and the count)
     wss.handleUpgrade(request, socket, head, (socket) => {
       open++;
-      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      perClient.add(client);
       releaseConnection(request.socket as Socket);
       const requestIdPrefix = requestIdFrom(request.headers['x-request-id']);
       const connection: Connection = { socket, subscriptions: new Map(), reserved: 0 };
@@ -168,9 +169,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
         subscriptions -= connection.subscriptions.size;
         connection.subscriptions.clear();
         open--;
-        const left = (perClient.get(client) ?? 1) - 1;
-        if (left === 0) perClient.delete(client);
-        else perClient.set(client, left);
+        perClient.remove(client);
       });
     });
   });

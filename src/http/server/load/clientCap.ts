@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forwardedClient } from './clientAddress.ts';
+import { Counts } from './counts.ts';
 import { isOperational } from './operational.ts';
 import type { Refusals } from './refusals.ts';
 
@@ -20,24 +21,19 @@ export interface ClientCap {
 }
 
 export function capForwardedClients(perClient: number, refusals: Refusals): ClientCap {
-  const inFlight = new Map<string, number>();
+  const inFlight = new Counts();
   return {
-    of: (client) => inFlight.get(client) ?? 0,
+    of: (client) => inFlight.of(client),
     beforeRouting(request, response) {
       const client = forwardedClient(request);
       if (client === undefined || isOperational(request)) return false;
-      const mine = inFlight.get(client) ?? 0;
-      if (mine >= perClient) {
+      if (inFlight.of(client) >= perClient) {
         refusals.count('client');
         refusals.send('client', response, false);
         return true;
       }
-      inFlight.set(client, mine + 1);
-      response.once('close', () => {
-        const n = (inFlight.get(client) ?? 1) - 1;
-        if (n === 0) inFlight.delete(client);
-        else inFlight.set(client, n);
-      });
+      inFlight.add(client);
+      response.once('close', () => inFlight.remove(client));
       return false;
     },
   };

@@ -27,6 +27,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerAndClose } from '../../answer/rawAnswer.ts';
+import { Counts } from './counts.ts';
 import { isOperational } from './operational.ts';
 import { peerAddress } from './clientAddress.ts';
 import type { Refusals } from './refusals.ts';
@@ -76,35 +77,30 @@ export interface ConnectionCapOptions {
 export function capConnections(server: Server, { max, perClient, holdMs, clientHoldMs = holdMs, refusals }: ConnectionCapOptions): ConnectionCap {
   const [parse, ...others] = server.listeners('connection') as Array<(socket: Socket) => void>;
   if (parse === undefined || others.length > 0) throw new Error('the HTTP server should have one connection listener, its parser');
-  const byClient = new Map<string, number>();
-  const reservedByClient = new Map<string, number>();
-  const cap = { open: 0, reserved: 0, of: (address: string) => byClient.get(address) ?? 0 };
+  const byClient = new Counts();
+  const reservedByClient = new Counts();
+  const cap = { open: 0, reserved: 0, of: (address: string) => byClient.of(address) };
   if (max <= 0 && perClient <= 0) return cap;
-  const add = (counts: Map<string, number>, key: string, by: number) => {
-    const n = (counts.get(key) ?? 0) + by;
-    if (n === 0) counts.delete(key);
-    else counts.set(key, n);
-  };
   let waiting = 0;
   server.removeListener('connection', parse);
   server.prependListener('connection', (socket: Socket) => {
     const client = peerAddress(socket);
-    const mine = byClient.get(client) ?? 0;
+    const mine = byClient.of(client);
     const passed = perClient > 0 && mine >= perClient ? 'client' : max > 0 && cap.open >= max ? 'capacity' : undefined;
-    const onReserve = passed !== undefined && cap.reserved < RESERVED && (reservedByClient.get(client) ?? 0) < RESERVED_PER_CLIENT;
+    const onReserve = passed !== undefined && cap.reserved < RESERVED && reservedByClient.of(client) < RESERVED_PER_CLIENT;
     if (passed === undefined || onReserve) {
       if (onReserve) {
         cap.reserved++;
-        add(reservedByClient, client, 1);
+        reservedByClient.add(client);
         reserved.set(socket, passed);
       } else cap.open++;
-      add(byClient, client, 1);
+      byClient.add(client);
       const release = () => {
         if (!releases.delete(socket)) return;
-        add(byClient, client, -1);
+        byClient.remove(client);
         if (reserved.delete(socket)) {
           cap.reserved--;
-          add(reservedByClient, client, -1);
+          reservedByClient.remove(client);
         } else cap.open--;
       };
       releases.set(socket, release);

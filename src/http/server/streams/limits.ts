@@ -15,6 +15,7 @@
 import type { FastifyReply } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { sendError } from '../../answer/respond.ts';
+import { Counts } from '../load/counts.ts';
 
 export type StreamKind = 'ndjson' | 'events';
 
@@ -60,7 +61,7 @@ const READERS_FULL: Refusal = { status: 503, retryAfter: 5, message: 'Service un
 type RefusedBy = 'client' | 'readers' | 'live';
 
 export class StreamLimits {
-  private readonly byClient = new Map<string, number>();
+  private readonly byClient = new Counts();
   private readonly open: Record<StreamKind, number> = { ndjson: 0, events: 0 };
   private readers = 0;
   private reads = 0;
@@ -96,11 +97,10 @@ export class StreamLimits {
    */
   place(kind: StreamKind, client: string, reading: boolean): StreamPlace | Refusal {
     const { maxPerClient, maxReaders, maxLive } = this.settings;
-    const mine = this.byClient.get(client) ?? 0;
-    if (maxPerClient > 0 && mine >= maxPerClient) return this.refuse('client', { status: 429, retryAfter: 5, message: `Too many streams from this client: at most ${maxPerClient} at once` });
+    if (maxPerClient > 0 && this.byClient.of(client) >= maxPerClient) return this.refuse('client', { status: 429, retryAfter: 5, message: `Too many streams from this client: at most ${maxPerClient} at once` });
     if (kind === 'events' && this.open.events >= maxLive) return this.refuse('live', { status: 503, retryAfter: 5, message: 'Service unavailable: too many live streams open; retry later' });
     if (reading && this.readers >= maxReaders) return this.refuse('readers', READERS_FULL);
-    this.byClient.set(client, mine + 1);
+    this.byClient.add(client);
     this.open[kind]++;
     if (reading) this.readers++;
     let isReading = reading;
@@ -127,9 +127,7 @@ export class StreamLimits {
         closed = true;
         stopReading();
         this.open[kind]--;
-        const left = (this.byClient.get(client) ?? 1) - 1;
-        if (left <= 0) this.byClient.delete(client);
-        else this.byClient.set(client, left);
+        this.byClient.remove(client);
       },
     };
   }

@@ -203,10 +203,13 @@ class FakeResponse extends EventEmitter {
  * admission() of one network (a pool of 1 connection) on a fake clock: its ticker runs on
  * mock.timers and its `now` is the test's; `advance(ms)` moves both in steps of 10 ms.
  */
-function onFakeClock(t: TestContext, env: Record<string, string>, queue?: PoolQueue) {
+function onFakeClock(t: TestContext, env: Record<string, string>, oldestWaitMs?: () => number) {
   t.mock.timers.enable({ apis: ['setInterval'] });
   let now = 0;
   const { pressure } = testConfig({ HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'true', ...env }).server;
+  // with oldestWaitMs, the pool has a queue whose statements' waits the test reports (`report`)
+  const observers: WaitObserver[] = [];
+  const queue: PoolQueue | undefined = oldestWaitMs && { observeWaits: (o) => void observers.push(o), oldestWaitMs };
   const network: AdmittedNetwork = { name: undefined, poolSize: 1, poolWaiting: () => 0, ...(queue ? { queue } : {}) };
   const admit = admission({ pressure, networks: [network], networkOf: () => network, underPressure: () => false, draining: () => false, vary: true, logger: false, now: () => now });
   t.after(() => admit.stop());
@@ -217,6 +220,13 @@ function onFakeClock(t: TestContext, env: Record<string, string>, queue?: PoolQu
       for (let i = 0; i < ms; i += 10) {
         now += 10;
         t.mock.timers.tick(10);
+      }
+    },
+    /** Statements that waited `waitMs` each, reported every 10 ms for `ms` while the clock moves. */
+    report(waitMs: number, ms: number) {
+      for (let i = 0; i < ms; i += 10) {
+        for (const observer of observers) observer(waitMs, now);
+        this.advance(10);
       }
     },
     /** A GET of `path`: shed (answered or held) or admitted. */
@@ -232,17 +242,10 @@ function onFakeClock(t: TestContext, env: Record<string, string>, queue?: PoolQu
 }
 
 test('the adaptive limit starts at its bound and comes down only while statements keep waiting longer than server.pressure.maxQueueWait (issue 45)', async (t) => {
-  const observers: WaitObserver[] = [];
   let oldest = 0;
-  const queue: PoolQueue = { observeWaits: (o) => void observers.push(o), oldestWaitMs: () => oldest };
-  const clock = onFakeClock(t, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '20', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '500' }, queue);
+  const clock = onFakeClock(t, { HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEDREQUESTS: '20', HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '500' }, () => oldest);
   const limitNow = () => clock.metric('http_concurrency_limit');
-  const report = (waitMs: number, ms: number) => {
-    for (let i = 0; i < ms; i += 10) {
-      for (const observer of observers) observer(waitMs, clock.now());
-      clock.advance(10);
-    }
-  };
+  const report = clock.report.bind(clock);
   assert.equal(await limitNow(), 21, 'the pool plus maxQueuedRequests');
   report(400, 400);
   assert.equal(await limitNow(), 21, 'waits within maxQueueWait change nothing: a slow database that does not queue is not shed from');
@@ -386,16 +389,9 @@ test('the drain sends the held shed answers at once with Connection: close', { t
 });
 
 test('by default a request is shed only past what its clients wait: 1,000 in flight beyond the pool, and the limit holds while statements wait up to 5 s (issue 58)', async (t) => {
-  const observers: WaitObserver[] = [];
-  const queue: PoolQueue = { observeWaits: (o) => void observers.push(o), oldestWaitMs: () => 0 };
-  const clock = onFakeClock(t, {}, queue);
+  const clock = onFakeClock(t, {}, () => 0);
   const limitNow = () => clock.metric('http_concurrency_limit');
-  const report = (waitMs: number, ms: number) => {
-    for (let i = 0; i < ms; i += 10) {
-      for (const observer of observers) observer(waitMs, clock.now());
-      clock.advance(10);
-    }
-  };
+  const report = clock.report.bind(clock);
   assert.equal(await limitNow(), 1001, 'the pool plus 1,000');
   for (let i = 0; i < 256; i++) assert.equal(clock.ask('/api/v1/contracts/1').shed, false, `256 connections' requests in flight (${i})`);
   report(4900, 2000);
