@@ -6,6 +6,7 @@
  * targets: readers at or above the server's floor (server.stallMinRate) never cut, readers below it
  * cut within the bound, readiness answered 200 throughout. Tested in test/bench/attacks.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { percentile } from './stats.ts';
 import type { TcpSocket } from './tcpTable.ts';
 
@@ -313,8 +314,30 @@ export function attackReport(config: AttackConfig, held: readonly HeldConnection
 // The verdict
 
 export interface AttackBounds {
-  /** The server's floor (server.stallMinRate), bytes/s: readers at or above it must not be cut, those below it must be. */
+  /** The server's floor (server.stallMinRate), bytes/s: readers below it must be cut. */
   stallFloor: number;
+  /**
+   * Bytes/s at or above which a reader must not be cut: the floor, or more where the reader's
+   * receive buffer says so (receiveBufferRate). Between the two a reader may be cut or not.
+   */
+  keepRate: number;
+}
+
+/**
+ * The rate under which a reader with the kernel's default receive buffer may be cut: a Linux
+ * receiver that reads slowly acknowledges in steps of about its buffer, and the stall watch judges
+ * 1.5 `server.stallTimeout` after a stream's socket stopped showing progress
+ * (docs/load-control.md, "Clients that do not read"). Node cannot set a TCP socket's SO_RCVBUF, so
+ * the bench's readers have the default: the middle value of net.ipv4.tcp_rmem (0 off Linux).
+ */
+export function receiveBufferRate(stallTimeoutS = 30): number {
+  let buffer = 0;
+  try {
+    buffer = Number(readFileSync('/proc/sys/net/ipv4/tcp_rmem', 'utf8').trim().split(/\s+/)[1]) || 0;
+  } catch {
+    buffer = 0;
+  }
+  return Math.ceil(buffer / (1.5 * stallTimeoutS) / 100) * 100;
 }
 
 /** What misses the issue's targets in one report (`round`: its name in the messages, '' for one). */
@@ -329,8 +352,9 @@ export function attackProblems(report: AttackReport, bounds: AttackBounds, round
   for (const s of report.readers) {
     if (s.refused > 0) problems.push(`${s.refused} of ${s.readers} readers at ${s.rate} B/s got no 200 (${JSON.stringify(s.answers)})${at}: the stall watch was not tried on them`);
     if (s.failed > 0) problems.push(`${s.failed} of ${s.readers} readers at ${s.rate} B/s failed (no connection or an error)${at}`);
-    if (s.rate >= bounds.stallFloor && s.reset + s.closed > 0) {
-      problems.push(`${s.reset + s.closed} of ${s.readers} readers at ${s.rate} B/s (at or above the ${bounds.stallFloor} B/s floor) were cut, after ${s.cutAfterS.p50} s (median)${at}`);
+    const keep = Math.max(bounds.stallFloor, bounds.keepRate);
+    if (s.rate >= keep && s.reset + s.closed > 0) {
+      problems.push(`${s.reset + s.closed} of ${s.readers} readers at ${s.rate} B/s (at or above the ${keep} B/s they must be kept at) were cut, after ${s.cutAfterS.p50} s (median)${at}`);
     }
     if (s.rate < bounds.stallFloor && s.open > 0) {
       problems.push(`${s.open} of ${s.readers} readers at ${s.rate} B/s (below the ${bounds.stallFloor} B/s floor) were still open at the end of the hold${at}`);
