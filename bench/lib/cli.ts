@@ -1,8 +1,9 @@
 /** Command-line pieces the bench scripts share: usage errors (exit code 2), numeric options, a free port. */
 import { type AddressInfo, createServer } from 'node:net';
+import { httpErrors } from '../../src/http/answer/errorCatalog.ts';
 
-/** The mirror node's 503 body (shutdown, load shedding, database unavailable), as the service must answer it. */
-export const MIRROR_503 = '{"_status":{"messages":[{"message":"Service unavailable"}]}}';
+/** The mirror node's 503 body (shutdown, load shedding, database unavailable), as the service must answer it (its error catalog's). */
+export const MIRROR_503 = httpErrors.unavailable.body;
 
 /**
  * Reports a usage error and exits 2. Give the variable that holds it an explicit type

@@ -19,6 +19,7 @@ import { routes } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/db.ts';
 import { buildApp } from '../../src/http/server/server.ts';
+import { shedAnswer } from '../../src/http/server/load/admission.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
 
 /** The load: plain JavaScript for the worker (no loader needed there). */
@@ -93,12 +94,11 @@ async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {
     return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
   }
 
-  /** node:http alone writing the same 503 bytes: the floor any answer over Node's HTTP server costs. */
+  /** node:http alone writing the same 503 bytes (the service's own shed answer): the floor any answer over Node's HTTP server costs. */
   async function bare(): Promise<Listening> {
-    const body = Buffer.from('{"_status":{"messages":[{"message":"Service unavailable"}]}}');
-    const headers = ['Content-Type', 'application/json; charset=utf-8', 'Retry-After', '1', 'Content-Length', String(body.length)];
+    const { status, body, headers } = shedAnswer(loadConfig({}, '/nonexistent').response.compression);
     const server = createServer((_request, response) => {
-      response.writeHead(503, headers);
+      response.writeHead(status, headers);
       response.end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,19 +5,20 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { errorBody } from '../request/errors.ts';
+import type { ErrorAnswer } from './errorCatalog.ts';
+import { JSON_TYPE } from './respond.ts';
 
 /**
- * The whole HTTP/1.1 response text of an error answer in the reference's body shape; the answer to
- * a HEAD request (`head`) has the same headers and no body.
+ * The whole HTTP/1.1 response text of an error answer (errorCatalog.ts), always with
+ * `Connection: close`; the answer to a HEAD request (`head`) has the same headers and no body.
  */
-export function rawErrorAnswer(status: number, message: string, headers: Record<string, string> = {}, head = false): string {
-  const body = errorBody([message]);
+export function rawErrorAnswer(answer: ErrorAnswer, head = false): string {
+  const { status, body, retryAfter } = answer;
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
+    `Content-Type: ${JSON_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...(retryAfter === undefined ? [] : [`Retry-After: ${retryAfter}`]),
     'Connection: close',
   ];
   return `${lines.join('\r\n')}\r\n\r\n${head ? '' : body}`;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Answer, weakEtag } from './answer.ts';
-import { errorBody } from '../request/errors.ts';
+import type { ErrorAnswer } from './errorCatalog.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -35,17 +35,22 @@ export function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer:
   return reply.code(answer.status).send(answer.body);
 }
 
-/** The status and headers of an error response set on `reply`; its body returned, to be sent. */
-export function prepareError(reply: FastifyReply, status: number, messages: readonly string[]): Buffer {
-  const body = Buffer.from(errorBody(messages), 'utf8');
+/**
+ * The status and headers of an error answer (errorCatalog.ts) set on `reply`, its Retry-After and
+ * Connection before the content type; its body returned, to be sent.
+ */
+export function prepareError(reply: FastifyReply, answer: ErrorAnswer): Buffer {
+  if (answer.retryAfter !== undefined) reply.header('retry-after', String(answer.retryAfter));
+  if (answer.close) reply.header('connection', 'close');
+  const body = Buffer.from(answer.body, 'utf8');
   common(reply, body);
   reply.removeHeader('cache-control');
   reply.removeHeader('link');
-  reply.code(status);
+  reply.code(answer.status);
   return body;
 }
 
-/** An error response: {"_status":{"messages":[...]}}, no cache-control. */
-export function sendError(reply: FastifyReply, status: number, messages: readonly string[]): FastifyReply {
-  return reply.send(prepareError(reply, status, messages));
+/** An error answer (errorCatalog.ts): {"_status":{"messages":[...]}}, no cache-control. */
+export function sendError(reply: FastifyReply, answer: ErrorAnswer): FastifyReply {
+  return reply.send(prepareError(reply, answer));
 }

@@ -24,22 +24,3 @@ export const notFound = (message = 'Not found') => new ClientError(404, message)
 export function errorBody(messages: readonly string[]): string {
   return JSON.stringify({ _status: { messages: messages.map((message) => ({ message })) } });
 }
-
-
-/** The message of an error status the framework answers itself (not a handler's), in the reference's style. */
-export function statusMessage(status: number): string {
-  switch (status) {
-    case 404:
-      return 'Not found';
-    case 408:
-      return 'Request timeout';
-    case 413:
-      return 'Payload too large';
-    case 431:
-      return 'Request header fields too large';
-    case 503:
-      return 'Service unavailable';
-    default:
-      return status >= 500 ? 'Internal error' : 'Bad request';
-  }
-}

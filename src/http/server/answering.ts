@@ -14,11 +14,11 @@ import { parseLimit } from '../request/values.ts';
 import { type Route, cacheControlOf } from '../route.ts';
 import { leaveAdmission } from './load/admission.ts';
 import type { EventStreams } from './streams/eventStream.ts';
-import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal, sendRefusal } from './streams/limits.ts';
+import { type StreamKind, type StreamLimits, type StreamPlace, isRefusal } from './streams/limits.ts';
 import { FIRST_PAGE, ndjsonLines, sendNdjson } from './streams/ndjson.ts';
 import type { Networks } from './networks.ts';
 import { linkOrigin } from './origin.ts';
-import { sendAnswer } from '../answer/respond.ts';
+import { sendAnswer, sendError } from '../answer/respond.ts';
 
 /** The body of HEAD's NDJSON answer: its headers alone. */
 async function* emptyLines(): AsyncGenerator<string> {}
@@ -61,7 +61,7 @@ export function answering({ networks, streams, limits, clock }: AnsweringOptions
    */
   const inPlace = async (kind: StreamKind, reading: boolean, request: FastifyRequest, reply: FastifyReply, work: (place: StreamPlace | undefined) => Promise<unknown>) => {
     const place = request.method === 'HEAD' ? undefined : limits.place(kind, request.ip, reading);
-    if (place !== undefined && isRefusal(place)) return sendRefusal(reply, place);
+    if (place !== undefined && isRefusal(place)) return sendError(reply, place);
     try {
       return await work(place);
     } catch (err) {

@@ -16,8 +16,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { statusMessage } from '../request/errors.ts';
 import { answerAndClose, rawErrorAnswer } from '../answer/rawAnswer.ts';
+import { httpErrors } from '../answer/errorCatalog.ts';
 
 /** Node's error codes to statuses; anything else is 400. */
 const STATUSES: Record<string, number> = {
@@ -62,7 +62,7 @@ export function onClientError(this: FastifyInstance, err: NodeJS.ErrnoException,
   const status = STATUSES[err.code ?? ''] ?? 400;
   // an expected failure of the client's: one line, no stack (the access line of a request that never was one)
   this.log.info({ status, code: err.code }, 'request rejected by the HTTP parser');
-  answerAndClose(socket, rawErrorAnswer(status, statusMessage(status), {}, isHead(err)));
+  answerAndClose(socket, rawErrorAnswer(httpErrors.ofStatus(status), isHead(err)));
 }
 
 /** The server's 'connect' listener (a CONNECT request): 400 in the mirror body, then the connection ends. */
@@ -72,5 +72,5 @@ export function onConnect(this: FastifyInstance, _request: IncomingMessage, sock
   // what the client sends after its CONNECT head is read and dropped until the connection ends
   socket.resume();
   this.log.info({ status: 400, code: 'CONNECT' }, 'request rejected by the HTTP parser');
-  answerAndClose(socket, rawErrorAnswer(400, statusMessage(400)));
+  answerAndClose(socket, rawErrorAnswer(httpErrors.badRequest));
 }

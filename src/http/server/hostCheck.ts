@@ -8,12 +8,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
-import { errorBody } from '../request/errors.ts';
 import { hostProblem } from '../request/host.ts';
 import { targetAuthority } from '../request/target.ts';
 import { logAccessBeforeRouting, requestId } from './plugins/accessLog.ts';
 import type { RequestObserver } from './plugins/metrics.ts';
 import { JSON_TYPE } from '../answer/respond.ts';
+import { httpErrors } from '../answer/errorCatalog.ts';
 import type { BeforeRouting } from './beforeRouting.ts';
 
 /** The last Host found well formed: most requests repeat it, and skip the pattern. */
@@ -50,9 +50,10 @@ export function hostCheck({ vary, logger, observe }: HostCheckOptions): BeforeRo
     if (message === undefined) return false;
     const started = performance.now();
     const id = requestId(request.headers['x-request-id']);
-    const body = Buffer.from(errorBody([message]), 'utf8');
+    const answer = httpErrors.invalidHost(message);
+    const body = Buffer.from(answer.body, 'utf8');
     const headers = ['access-control-allow-origin', '*', 'x-request-id', id, 'content-type', JSON_TYPE, ...(vary ? ['vary', 'Accept-Encoding'] : [])];
-    response.writeHead(400, [...headers, 'content-length', String(body.length), 'connection', 'close']);
+    response.writeHead(answer.status, [...headers, 'content-length', String(body.length), 'connection', 'close']);
     response.end(body);
     const ms = performance.now() - started;
     const method = request.method ?? '';

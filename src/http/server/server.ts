@@ -7,7 +7,7 @@ import type { Config } from '../../config/config.ts';
 import { DatabaseUnavailableError, type Db, rootCause } from '../../db/db.ts';
 import { compressOptions } from '../compression.ts';
 import { registerDocs } from '../docs/openapi.ts';
-import { ClientError, statusMessage } from '../request/errors.ts';
+import { ClientError } from '../request/errors.ts';
 import { logAccess, logDatabaseState, registerAccessLog, requestId } from './plugins/accessLog.ts';
 import { onClientError, onConnect } from './clientErrors.ts';
 import { registerDrain } from './plugins/drain.ts';
@@ -34,6 +34,7 @@ import { refusals } from './load/refusals.ts';
 import type { HostSource } from '../request/host.ts';
 import { rawPath } from '../request/target.ts';
 import { sendError } from '../answer/respond.ts';
+import { httpErrors } from '../answer/errorCatalog.ts';
 import { registerUpstream } from './plugins/upstream.ts';
 import { registerVary } from './plugins/vary.ts';
 
@@ -60,8 +61,6 @@ export interface AppOptions {
   /** Endpoints beside the routes (the JSON-RPC endpoint, src/rpc), registered with the networks served; each may return its metrics, scraped with the others. */
   endpoints?: Array<(app: FastifyInstance, networks: Networks) => Registry | undefined | void>;
 }
-
-const NOT_FOUND = ['Not found'];
 
 /** `/api/v1/contracts//` (any case, a query string aside): the listing, as the reference routes it. */
 const EMPTY_SEGMENT_LISTING = /^\/api\/v1\/contracts\/\/$/i;
@@ -98,7 +97,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     frameworkErrors: (error, request, reply) => {
       reply.header('access-control-allow-origin', '*');
       if (config.response.compression) reply.header('vary', 'Accept-Encoding');
-      sendError(reply, 400, [error.code === 'FST_ERR_BAD_URL' ? 'Invalid parameter: contractid' : 'Bad request']);
+      sendError(reply, error.code === 'FST_ERR_BAD_URL' ? httpErrors.badPath : httpErrors.badRequest);
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
@@ -141,21 +140,20 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     registerVary(app);
   }
 
-  app.setNotFoundHandler(registerUpstream(app, config, logger) ?? ((_request, reply) => sendError(reply, 404, NOT_FOUND)));
+  app.setNotFoundHandler(registerUpstream(app, config, logger) ?? ((_request, reply) => sendError(reply, httpErrors.notFound)));
   app.setErrorHandler((error: unknown, request, reply) => {
-    if (error instanceof ClientError) return sendError(reply, error.status, error.messages);
+    if (error instanceof ClientError) return sendError(reply, httpErrors.clientError(error));
     if (error instanceof DatabaseUnavailableError) {
       // An expected failure: one line without a stack (the outage itself is logged once, above).
       request.log.debug({ cause: rootCause(error).message }, 'database error');
-      reply.header('retry-after', '1');
-      return sendError(reply, 503, ['Service unavailable']);
+      return sendError(reply, httpErrors.unavailable);
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {
-      return sendError(reply, status, [statusMessage(status)]);
+      return sendError(reply, httpErrors.ofStatus(status));
     }
     request.log.error({ err: error, url: request.url }, 'unexpected error');
-    return sendError(reply, 500, ['Internal error']);
+    return sendError(reply, httpErrors.internal);
   });
 
   // several networks: one family of cache metrics, each network's under its label
@@ -235,7 +233,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
         if (hasEmptyParam(request.params)) {
           // The reference's router matches no route with an empty path segment, except that its
           // contracts listing also answers `/api/v1/contracts//` (its mount path, then `//`).
-          if (!listing || !EMPTY_SEGMENT_LISTING.test(rawPath(url))) return sendError(reply, 404, NOT_FOUND);
+          if (!listing || !EMPTY_SEGMENT_LISTING.test(rawPath(url))) return sendError(reply, httpErrors.notFound);
           return answerRoute(listing, request, reply, url, rawPath(url).slice(0, -2));
         }
         return answerRoute(route, request, reply, url);

@@ -36,6 +36,7 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import type { ServerSettings } from '../../../config/service.ts';
 import { targetPath } from '../../request/target.ts';
 import { type PreparedAnswer, preparedAnswer } from '../../answer/preparedAnswer.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 import { isOperationalPath } from './operational.ts';
 import type { PoolQueue } from '../../../db/poolQueue.ts';
 import { QueueWaitLimit } from './limiter.ts';
@@ -96,13 +97,13 @@ const RPC = /^\/rpc\/?$/i;
 const counted = (method: string | undefined, path: string): boolean =>
   ((method === 'GET' || method === 'HEAD') && CONTRACTS.test(path)) || (method === 'POST' && RPC.test(path));
 
-/** The shed answer, made once: `503 Service unavailable`, as headers and as raw HTTP with Connection: close. */
-export const shedAnswer = (vary: boolean): PreparedAnswer => preparedAnswer(503, 'Service unavailable', vary);
+/** The shed answer (httpErrors.unavailable), made once: as headers and as raw HTTP with Connection: close. */
+export const shedAnswer = (vary: boolean): PreparedAnswer => preparedAnswer(httpErrors.unavailable, vary);
 
 export function admission({ pressure, networks, networkOf, underPressure, draining, vary, logger, now: clock = () => performance.now() }: AdmissionOptions): Admission {
-  const { body, headers, closing } = shedAnswer(vary);
+  const { status, body, headers, closing } = shedAnswer(vary);
   const send = (response: ServerResponse, close: boolean) => {
-    response.writeHead(503, close ? closing : headers);
+    response.writeHead(status, close ? closing : headers);
     response.end(body);
   };
   const pacer = new ShedPacer(send, pressure.maxShedDelayMs);

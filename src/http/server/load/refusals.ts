@@ -1,12 +1,14 @@
 /**
  * The answers of a connection or request refused by a cap on connections (connectionCap.ts,
- * clientCap.ts): the shed 503 when the process is full (`capacity`), 429 when the client's own cap
- * is what it passed (`client`); both with `Retry-After: 1`, as raw HTTP for a connection that never
- * reaches the parser and as headers for a response. Each is counted with the shed requests
+ * clientCap.ts): the shed 503 when the process is full (`capacity`, httpErrors.unavailable), 429
+ * when the client's own cap is what it passed (`client`, httpErrors.tooManyConnections); both with
+ * `Retry-After: 1`, as raw HTTP for a connection that never reaches the parser and as headers for a
+ * response. Each is counted with the shed requests
  * (`http_requests_shed_total`, reasons `connections` and `client`).
  */
 import type { ServerResponse } from 'node:http';
 import { type PreparedAnswer, preparedAnswer } from '../../answer/preparedAnswer.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 import { type ShedReason, shedAnswer } from './admission.ts';
 
 export type CapPassed = 'capacity' | 'client';
@@ -19,13 +21,10 @@ export interface Refusals {
   send(passed: CapPassed, response: ServerResponse, close?: boolean): void;
 }
 
-/** The message of a client's refusal: its cap stated, so that an operator behind a proxy knows what to raise. */
-export const perClientMessage = (perClient: number): string => `Too many connections from this client: at most ${perClient} at once`;
-
 export function refusals(perClient: number, vary: boolean, count: (reason: ShedReason) => void): Refusals {
   const answers: Record<CapPassed, PreparedAnswer> = {
     capacity: shedAnswer(vary),
-    client: preparedAnswer(429, perClientMessage(perClient), vary),
+    client: preparedAnswer(httpErrors.tooManyConnections(perClient), vary),
   };
   return {
     count: (passed) => count(passed === 'capacity' ? 'connections' : 'client'),

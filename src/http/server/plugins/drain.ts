@@ -19,12 +19,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { answerAndClose, rawErrorAnswer } from '../../answer/rawAnswer.ts';
 import { sendError } from '../../answer/respond.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 import { routeFlags } from '../routeFlags.ts';
 
 /** How long idle connections keep being read after the drain began. */
 const LINGER_MS = 1000;
 const POLL_MS = 25;
-const RETRY_AFTER = '1';
 
 export interface DrainReport {
   /** Requests in flight when the drain began. */
@@ -95,7 +95,7 @@ export class Drain {
       } else {
         // a request partly received: it will not be served
         this.#refused++;
-        answerAndClose(socket, rawErrorAnswer(503, 'Service unavailable', { 'Retry-After': RETRY_AFTER }));
+        answerAndClose(socket, rawErrorAnswer(httpErrors.shuttingDown));
       }
     }
     // the answered connections close when their clients have read the answer (at most a second)
@@ -123,8 +123,7 @@ export function registerDrain(app: FastifyInstance): Drain {
     reply.header('connection', 'close');
     if (routeFlags(request).operational) return done();
     drain.refused();
-    reply.header('retry-after', RETRY_AFTER);
-    sendError(reply, 503, ['Service unavailable']);
+    sendError(reply, httpErrors.shuttingDown);
   });
   return drain;
 }

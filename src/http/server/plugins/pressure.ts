@@ -17,6 +17,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSettings } from '../../../config/service.ts';
 import { prepareError } from '../../answer/respond.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 import { routeFlags } from '../routeFlags.ts';
 
 /** The options of under-pressure for these settings; none of its checks when both thresholds are 0. */
@@ -38,8 +39,7 @@ type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: stri
 export function registerPressure(app: FastifyInstance, server: ServerSettings): () => boolean {
   const pressureHandler = (request: FastifyRequest, reply: FastifyReply): Buffer | undefined => {
     if (routeFlags(request).operational) return undefined; // served
-    reply.header('retry-after', '1');
-    return prepareError(reply, 503, ['Service unavailable']);
+    return prepareError(reply, httpErrors.unavailable);
   };
   app.register(underPressure, {
     ...pressureOptions(server.pressure),

@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../../config/config.ts';
 import { targetPath } from '../../request/target.ts';
 import { sendError } from '../../answer/respond.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 
 type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
@@ -93,7 +94,7 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
     const path = targetPath(request.raw.url ?? request.url);
     if (path === undefined) {
       restoreLevel();
-      return sendError(reply, 400, ['Bad request']);
+      return sendError(reply, httpErrors.badRequest);
     }
     // the whole URL, so that no path (`//host/...`, `/\\host/...`) can be read as another origin;
     // reply-from adds the request's query string as it came
@@ -115,7 +116,7 @@ export function registerUpstream(app: FastifyInstance, config: Config, logger: L
         restoreLevel();
         const status = (error as { statusCode?: number }).statusCode === 504 ? 504 : 502;
         state.failed(status, describe(error));
-        sendError(failed as FastifyReply, status, [status === 504 ? 'Gateway timeout' : 'Bad gateway']);
+        sendError(failed as FastifyReply, status === 504 ? httpErrors.gatewayTimeout : httpErrors.badGateway);
       },
     });
   };

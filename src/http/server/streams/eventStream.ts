@@ -25,7 +25,8 @@ import type { EventSink, EventsRun } from '../../route.ts';
 import { leaveAdmission } from '../load/admission.ts';
 import { releaseConnection } from '../load/connectionCap.ts';
 import { sendError } from '../../answer/respond.ts';
-import { type StreamLimits, type StreamPlace, sendRefusal } from './limits.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
+import type { StreamLimits, StreamPlace } from './limits.ts';
 
 /** One open stream. */
 class Stream implements EventSink {
@@ -153,8 +154,7 @@ export class EventStreams {
   async serve(request: FastifyRequest, reply: FastifyReply, events: EventsRun, place: StreamPlace | undefined): Promise<void> {
     if (this.refusing) {
       place?.close();
-      reply.header('retry-after', '5');
-      sendError(reply, 503, ['Service unavailable']);
+      sendError(reply, httpErrors.streamsClosing);
       return;
     }
     const headers: Record<string, string> = {
@@ -179,7 +179,7 @@ export class EventStreams {
     const refused = events.backlog ? place.startReading() : undefined;
     if (refused !== undefined) {
       place.close();
-      sendRefusal(reply, refused);
+      sendError(reply, refused);
       return;
     }
     const started = performance.now();

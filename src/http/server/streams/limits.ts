@@ -12,9 +12,8 @@
  *   others wait their turn (first come, first served), so that streams never take more of the
  *   database pool than that, whatever their number.
  */
-import type { FastifyReply } from 'fastify';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { sendError } from '../../answer/respond.ts';
+import { type ErrorAnswer, httpErrors } from '../../answer/errorCatalog.ts';
 import { Counts } from '../load/counts.ts';
 
 export type StreamKind = 'ndjson' | 'events';
@@ -37,12 +36,11 @@ export const STREAM_CHUNK = 32 * 1024;
  */
 export const pageBytesOf = (maxBufferedBytes: number): number => Math.max(STREAM_CHUNK, maxBufferedBytes - 3 * STREAM_CHUNK);
 
-/** A refused stream: its status, Retry-After (s) and message. */
-export interface Refusal {
-  status: 429 | 503;
-  retryAfter: number;
-  message: string;
-}
+/**
+ * A refused stream: its answer (httpErrors.tooManyStreams, liveStreamsFull, readersFull), sent with
+ * sendError; the connection ends with it (a client that asks for streams it cannot have keeps no socket).
+ */
+export type Refusal = ErrorAnswer;
 
 /** An open stream's place; `close` gives it back (once; later calls do nothing). */
 export interface StreamPlace {
@@ -55,8 +53,6 @@ export interface StreamPlace {
   stopReading(): void;
   close(): void;
 }
-
-const READERS_FULL: Refusal = { status: 503, retryAfter: 5, message: 'Service unavailable: too many streams reading; retry later' };
 
 type RefusedBy = 'client' | 'readers' | 'live';
 
@@ -97,9 +93,9 @@ export class StreamLimits {
    */
   place(kind: StreamKind, client: string, reading: boolean): StreamPlace | Refusal {
     const { maxPerClient, maxReaders, maxLive } = this.settings;
-    if (maxPerClient > 0 && this.byClient.of(client) >= maxPerClient) return this.refuse('client', { status: 429, retryAfter: 5, message: `Too many streams from this client: at most ${maxPerClient} at once` });
-    if (kind === 'events' && this.open.events >= maxLive) return this.refuse('live', { status: 503, retryAfter: 5, message: 'Service unavailable: too many live streams open; retry later' });
-    if (reading && this.readers >= maxReaders) return this.refuse('readers', READERS_FULL);
+    if (maxPerClient > 0 && this.byClient.of(client) >= maxPerClient) return this.refuse('client', httpErrors.tooManyStreams(maxPerClient));
+    if (kind === 'events' && this.open.events >= maxLive) return this.refuse('live', httpErrors.liveStreamsFull);
+    if (reading && this.readers >= maxReaders) return this.refuse('readers', httpErrors.readersFull);
     this.byClient.add(client);
     this.open[kind]++;
     if (reading) this.readers++;
@@ -112,7 +108,7 @@ export class StreamLimits {
     };
     const startReading = (): Refusal | undefined => {
       if (isReading || closed) return undefined;
-      if (this.readers >= maxReaders) return this.refuse('readers', READERS_FULL);
+      if (this.readers >= maxReaders) return this.refuse('readers', httpErrors.readersFull);
       isReading = true;
       this.readers++;
       return undefined;
@@ -164,8 +160,3 @@ export function pageSizeFor(items: number, chars: number, pageBytes: number, max
 
 export const isRefusal = (value: StreamPlace | Refusal): value is Refusal => 'status' in value;
 
-/** A refused stream's answer; the connection ends with it (a client that asks for streams it cannot have keeps no socket). */
-export function sendRefusal(reply: FastifyReply, { status, retryAfter, message }: Refusal): FastifyReply {
-  reply.header('retry-after', String(retryAfter)).header('connection', 'close');
-  return sendError(reply, status, [message]);
-}

@@ -23,7 +23,8 @@ import { DatabaseUnavailableError } from '../../../db/db.ts';
 import { NDJSON_TYPE } from '../../request/accept.ts';
 import { type ParsedQuery, parseQuery } from '../../request/query.ts';
 import { rawPath, rawSearch } from '../../request/target.ts';
-import { ClientError, errorBody, statusMessage } from '../../request/errors.ts';
+import { ClientError } from '../../request/errors.ts';
+import { httpErrors } from '../../answer/errorCatalog.ts';
 import type { Page, RequestContext, Route } from '../../route.ts';
 import { STREAM_CHUNK, pageSizeFor } from './limits.ts';
 
@@ -59,9 +60,8 @@ const statusLine = (status: Record<string, unknown>) => `${toJson({ _status: sta
 
 /** The error body of a failure in mid-stream, as the route would have answered it. */
 function failureLine(err: unknown): string {
-  if (err instanceof ClientError) return `${errorBody(err.messages)}\n`;
-  if (err instanceof DatabaseUnavailableError) return `${errorBody(['Service unavailable'])}\n`;
-  return `${errorBody([statusMessage(500)])}\n`;
+  const answer = err instanceof ClientError ? httpErrors.clientError(err) : err instanceof DatabaseUnavailableError ? httpErrors.unavailable : httpErrors.internal;
+  return `${answer.body}\n`;
 }
 
 export interface NdjsonOptions {

@@ -3,9 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../../../src/config/config.ts';
-import { errorBody } from '../../../../src/http/request/errors.ts';
 import type { Route } from '../../../../src/http/route.ts';
-import { perClientMessage } from '../../../../src/http/server/load/refusals.ts';
+import { httpErrors } from '../../../../src/http/answer/errorCatalog.ts';
 import { RESERVED_PER_CLIENT } from '../../../../src/http/server/load/connectionCap.ts';
 import { buildApp } from '../../../../src/http/server/server.ts';
 import { testConfig } from '../../../support/app.ts';
@@ -83,7 +82,7 @@ test('server.maxConnectionsPerClient: one address past its cap is refused 429, a
   assert.equal(refused.status, 429);
   assert.equal(refused.headers.connection, 'close');
   assert.equal(refused.headers['retry-after'], '1');
-  assert.equal(refused.body, errorBody([perClientMessage(3)]));
+  assert.equal(refused.body, httpErrors.tooManyConnections(3).body);
   assert.equal(await reserved[1]!.ended(), 'closed', 'a FIN, never a reset');
 
   const other = await open(port, '127.0.0.2');
@@ -99,7 +98,7 @@ test('server.maxConnections: past the cap a probe on a reserved place is answere
   assert.equal((await ask(third, '/health/readiness')).status, 200, 'readiness whatever the cap');
   const shed = await ask(third, '/api/v1/contracts/1');
   assert.equal(shed.status, 503);
-  assert.equal(shed.body, errorBody(['Service unavailable']));
+  assert.equal(shed.body, httpErrors.unavailable.body);
   assert.equal(shed.headers.connection, 'close');
 });
 
@@ -143,7 +142,7 @@ test('behind a trusted proxy the cap counts each forwarded client\'s requests in
   await new Promise((resolve) => setTimeout(resolve, 100));
   const third = await ask(proxy[2]!, '/api/v1/contracts/1', { 'X-Forwarded-For': '203.0.113.7' });
   assert.equal(third.status, 429);
-  assert.equal(third.body, errorBody([perClientMessage(2)]));
+  assert.equal(third.body, httpErrors.tooManyConnections(2).body);
   assert.notEqual(third.headers.connection, 'close', "the proxy's connection stays open for its other clients");
   assert.equal((await ask(proxy[2]!, '/api/v1/contracts/1', { 'X-Forwarded-For': '198.51.100.1' })).status, 200, 'another client is served');
   assert.equal((await ask(proxy[3]!, '/api/v1/contracts/1')).status, 200, "the proxy's own requests are not counted");
