@@ -99,7 +99,7 @@ export async function runServe(loaded: Config, flags: ServeFlags): Promise<void>
   const sources = networks.map((n) => ({ name: n.name, config: n.config, db: n.served.db }));
   const app = createApp(config, served.db, logger, undefined, { networks: sources, defaultNetwork: config.networks?.defaultNetwork });
   try {
-    await app.listen({ port: config.port, host: flags.host, listenTextResolver: (address) => `listening on ${address}` });
+    await app.listen({ port: config.port, host: flags.host, backlog: config.server.listenBacklog, listenTextResolver: (address) => `listening on ${address}` });
   } catch (err) {
     await served.close();
     fail(portMessage(err as NodeJS.ErrnoException, config.port, flags.host));

@@ -105,6 +105,12 @@ export const SERVICE_DEFAULTS: Tree = {
      * address never holds every place, and above the JSON-RPC relay's 300 sockets to a mirror node.
      */
     maxConnectionsPerClient: 500,
+    /**
+     * Connections the kernel queues for the server to accept (listen(2)'s backlog; Linux takes at most
+     * net.core.somaxconn, 4096 by default). Node's default, 511, overflows when a thousand clients
+     * reconnect at once: every new connection's SYN is then dropped and retried after 1 s, 3 s, ...
+     */
+    listenBacklog: 4096,
     /** ms a new connection (or the next request of a kept-alive one) has to send its request line and headers; then 408. */
     headersTimeout: 10000,
     /**
@@ -153,6 +159,7 @@ export interface ServerSettings {
   stallMinRate: number;
   maxConnections: number;
   maxConnectionsPerClient: number;
+  listenBacklog: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   /** Resolved: never below db.pool.statementTimeout. */
@@ -203,6 +210,7 @@ export function serverSettings(tree: Tree): ServerSettings {
     stallMinRate: integer(tree, 'server.stallMinRate', 0, 1_000_000_000),
     maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
     maxConnectionsPerClient: integer(tree, 'server.maxConnectionsPerClient', 0, 1_000_000),
+    listenBacklog: integer(tree, 'server.listenBacklog', 1, 65_535),
     headersTimeoutMs: integer(tree, 'server.headersTimeout', 1000, 3_600_000),
     keepAliveTimeoutMs: integer(tree, 'server.keepAliveTimeout', 1, 3_600_000),
     shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,

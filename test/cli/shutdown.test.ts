@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,19 @@ function assertDraining503(response: RawResponse, what: string): void {
 }
 
 /** Resolves with the connect error code, or 'connected'. */
+/**
+ * The listening socket's backlog is server.listenBacklog (4096), as far as net.core.somaxconn lets
+ * it: `ss` shows a listening socket's backlog as its Send-Q (Linux; elsewhere not checked).
+ */
+function assertListenBacklog(port: number): void {
+  if (process.platform !== 'linux') return;
+  const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+  const ss = spawnSync('ss', ['-Hltn', `sport = :${port}`], { encoding: 'utf8' });
+  assert.equal(ss.status, 0, `ss: ${ss.stderr}`);
+  const backlogs = ss.stdout.trim().split('\n').map((line) => Number(line.trim().split(/\s+/)[2]));
+  assert.ok(backlogs.length > 0 && backlogs.every((b) => b === Math.min(4096, somaxconn)), `listen backlog ${ss.stdout}`);
+}
+
 function tryConnect(port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
@@ -45,6 +59,7 @@ test('SIGTERM: idle, fresh and slow connections are answered 503 and closed, non
   const server = startCli(['serve', '--memory', '--port', String(port)]);
   try {
     await server.waitFor(BANNER_END, 90_000);
+    assertListenBacklog(port);
     // a keep-alive connection that was served and is now idle
     const idle = await RawConnection.open(port);
     idle.write(getRequest(LOOKUP));

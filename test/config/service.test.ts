@@ -8,6 +8,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     trustProxy: false,
     maxConnections: 1000,
     maxConnectionsPerClient: 500,
+    listenBacklog: 4096,
     headersTimeoutMs: 10000,
     keepAliveTimeoutMs: 72000,
     shutdownGraceMs: 25_000,
@@ -18,6 +19,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
   const set = loadConfig(
     {
       HIERO_MIRROR_REST_SERVER_MAXCONNECTIONS: '50',
+      HIERO_MIRROR_REST_SERVER_LISTENBACKLOG: '1024',
       HIERO_MIRROR_REST_SERVER_PRESSURE_MAXPOOLWAITING: '7',
       HIERO_MIRROR_REST_SERVER_PRESSURE_ADAPTIVE: 'false',
       HIERO_MIRROR_REST_SERVER_PRESSURE_MAXQUEUEWAIT: '250',
@@ -28,6 +30,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     '/nonexistent',
   );
   assert.equal(set.server.maxConnections, 50);
+  assert.equal(set.server.listenBacklog, 1024);
   assert.equal(set.server.pressure.maxPoolWaiting, 7);
   assert.deepEqual([set.server.pressure.adaptive, set.server.pressure.maxQueueWaitMs, set.server.pressure.maxShedDelayMs], [false, 250, 0]);
   assert.equal(set.server.shutdownGraceMs, 40_000);
