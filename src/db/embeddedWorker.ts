@@ -23,7 +23,7 @@ const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
  * PostgreSQL's 128 MB of shared buffers are WebAssembly memory, resident once touched, and a second
  * copy of pages the file system holds anyway: in the kernel's page cache (a data directory) or in this
  * thread's own memory (--memory). 32 MB took the idle RSS of a start on the demo network from 377-410
- * MB to 242-261 MB with the demo mix's throughput within the runs' spread (docs/reliability.md).
+ * MB to 242-261 MB with the demo mix's throughput within the runs' spread (docs/history/reliability-until-2026-12-07.md).
  */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 

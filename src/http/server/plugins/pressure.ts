@@ -1,5 +1,5 @@
 /**
- * Overload protection, per process (docs/reliability.md, "Overload"):
+ * Overload protection, per process (docs/load-control.md, "Overload"):
  *
  * - a cap on open connections (`server.maxConnections`): connectionCap.ts;
  * - load shedding before routing (admission.ts): while the mean event-loop delay or the V8 heap in
