@@ -200,7 +200,7 @@ export class Attacks {
     const req = request(
       {
         host: this.host,
-        port: this.port,
+        port: this.config.probePort ?? this.port,
         path: '/health/readiness',
         agent: false,
         headers: { host: this.hostHeader, connection: 'close' },

@@ -31,6 +31,8 @@ export interface AttackConfig {
   /** Readiness probes every `readinessMs` (0: none), each on a new connection from `probeAddress`. */
   readinessMs: number;
   probeAddress: string | undefined;
+  /** The port the probes go to: the server's management port (server.managementPort); the server's port when absent. */
+  probePort?: number;
   /** ms a probe waits for its answer. */
   probeTimeoutMs: number;
 }

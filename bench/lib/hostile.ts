@@ -51,6 +51,7 @@ export const HOSTILE_USAGE = `  --url-file FILE        the bench mix: request pa
   --readiness-ms MS      GET /health/readiness this often while the hostile clients are open, each
                          on a new connection from --probe-address; must answer 200; 0: none (default 250)
   --probe-address A      source address of the readiness probes   (default 127.0.0.3 on 127.x, else any)
+  --probe-port N         port of the readiness probes: the server's server.managementPort (default: --base's)
   --settle S             seconds between opening the hostile clients and measuring the mix  (default 5)
   --hold S               seconds the hostile clients stay open (from their opening; ends earlier once
                          the server has closed every one; goes on, at most --max-stall s more, while
@@ -130,6 +131,7 @@ export const HOSTILE_OPTIONS = {
   'max-connects': { type: 'string' },
   'readiness-ms': { type: 'string' },
   'probe-address': { type: 'string' },
+  'probe-port': { type: 'string' },
   settle: { type: 'string' },
   hold: { type: 'string' },
   after: { type: 'string' },
@@ -172,6 +174,7 @@ export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail
     maxConnects: integerAtLeast('max-connects', values['max-connects'], 200_000),
     readinessMs: integerAtLeast('readiness-ms', values['readiness-ms'], 250, 0),
     probeAddress: address('probe-address', values['probe-address'], '127.0.0.3'),
+    ...(values['probe-port'] === undefined ? {} : { probePort: integerAtLeast('probe-port', values['probe-port'], 0, 1) }),
     probeTimeoutMs: 5000,
   };
   const options: HostileOptions = {

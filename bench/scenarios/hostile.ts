@@ -369,7 +369,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       .filter(Boolean)
       .join(', ');
     const specsText = `${count('ndjson')} NDJSON, ${count('events-backlog')} event streams with a backlog, ${count('events-live')} live; from ${o.spread ? '127.0.0.2..254' : (specs[0]?.localAddress ?? 'the default address')}` +
-      `${attackText ? `; ${attackText} from ${a.address ?? 'any address'}` : ''}${a.readinessMs ? `; readiness every ${a.readinessMs} ms from ${a.probeAddress ?? 'any address'}` : ''}`;
+      `${attackText ? `; ${attackText} from ${a.address ?? 'any address'}` : ''}${a.readinessMs ? `; readiness every ${a.readinessMs} ms from ${a.probeAddress ?? 'any address'}${a.probePort ? ` on port ${a.probePort}` : ''}` : ''}`;
     process.stdout.write(
       `newest log ${newest.timestamp} (contract ${newest.contractId}); hostile clients: ${specsText}\n` +
         `  NDJSON: ${targets.ndjsonUrls.join(' ')}\n  live: ${targets.liveUrls.join(' ')}\n` +

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.ts';
 import { demoExamples } from '../demo/examples.ts';
 import { startLiveWriter } from '../demo/live.ts';
 import { drainOf } from '../http/server/plugins/drain.ts';
+import { type ManagementListener, listenManagement } from '../http/server/managementListener.ts';
 import { isPrimary, runPrimary, workerNumber } from './cluster.ts';
 import { fail, signals } from './output.ts';
 import { checkPortFree, portMessage } from './startup.ts';
@@ -37,7 +38,7 @@ export interface ServeFlags {
   networks: string[];
 }
 
-function banner(base: string, served: Served, workers: number, live: boolean, networks: ServedNetwork[]): string {
+function banner(base: string, served: Served, workers: number, live: boolean, networks: ServedNetwork[], managementPort?: number): string {
   const lines = [`contract-query-service listening on ${base}`];
   if (networks.length === 0) lines.push(`  database: ${served.line}`);
   for (const network of networks) lines.push(`  network ${network.name}: ${network.served.line}`);
@@ -52,6 +53,7 @@ function banner(base: string, served: Served, workers: number, live: boolean, ne
     );
   }
   if (workers > 1) lines.push(`  workers: ${workers} processes`);
+  if (managementPort !== undefined) lines.push(`  health probes and metrics also on port ${managementPort} (/health/liveness, /health/readiness, /metrics)`);
   const examples = served.demo ? demoExamples(served.demo.facts) : [];
   if (examples.length) {
     lines.push('  try:');
@@ -105,9 +107,25 @@ export async function runServe(loaded: Config, flags: ServeFlags): Promise<void>
     fail(portMessage(err as NodeJS.ErrnoException, config.port, flags.host));
   }
   const port = (app.server.address() as AddressInfo).port;
+  let management: ManagementListener | undefined;
+  if (config.server.managementPort > 0) {
+    try {
+      management = await listenManagement(app, {
+        port: config.server.managementPort,
+        host: flags.host,
+        backlog: config.server.listenBacklog,
+        headersTimeoutMs: config.server.headersTimeoutMs,
+        vary: config.response.compression,
+      });
+    } catch (err) {
+      await app.close();
+      await served.close();
+      fail(portMessage(err as NodeJS.ErrnoException, config.server.managementPort, flags.host));
+    }
+  }
   // the start-up's log lines come before the banner, not up to LOG_FLUSH_MS after it
   await new Promise<void>((resolve) => logger.flush(() => resolve()));
-  if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers, flags.live, networks));
+  if (workerNumber() === 1) process.stdout.write(banner(`http://localhost:${port}`, served, flags.workers, flags.live, networks, management?.port));
   const writer = flags.live ? startLiveWriter(served.db, LIVE_BLOCK_MS, (err) => logger.warn({ err }, 'live demo: a block was not written')) : undefined;
 
   const drain = drainOf(app);
@@ -125,6 +143,8 @@ export async function runServe(loaded: Config, flags: ServeFlags): Promise<void>
     await writer?.stop();
     // the requests in flight finish (or are cut at the grace) before the pool goes
     const report = await drain.drain(graceMs);
+    // probes were told "not ready" through the drain; now the management port goes too
+    await management?.close();
     await app.close();
     // a pool whose network is cut never hears its connections close: bounded
     const databaseClosed = await Promise.race([served.close().then(() => true), sleep(DATABASE_CLOSE_MS, false)]);

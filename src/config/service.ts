@@ -111,6 +111,11 @@ export const SERVICE_DEFAULTS: Tree = {
      * reconnect at once: every new connection's SYN is then dropped and retried after 1 s, 3 s, ...
      */
     listenBacklog: 4096,
+    /**
+     * A port of its own for the health probes and /metrics (the mirror node's management port); 0: none
+     * (they are answered on the service's port, as always). src/http/server/managementListener.ts.
+     */
+    managementPort: 0,
     /** ms a new connection (or the next request of a kept-alive one) has to send its request line and headers; then 408. */
     headersTimeout: 10000,
     /**
@@ -160,6 +165,7 @@ export interface ServerSettings {
   maxConnections: number;
   maxConnectionsPerClient: number;
   listenBacklog: number;
+  managementPort: number;
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   /** Resolved: never below db.pool.statementTimeout. */
@@ -211,6 +217,7 @@ export function serverSettings(tree: Tree): ServerSettings {
     maxConnections: integer(tree, 'server.maxConnections', 0, 1_000_000),
     maxConnectionsPerClient: integer(tree, 'server.maxConnectionsPerClient', 0, 1_000_000),
     listenBacklog: integer(tree, 'server.listenBacklog', 1, 65_535),
+    managementPort: integer(tree, 'server.managementPort', 0, 65_535),
     headersTimeoutMs: integer(tree, 'server.headersTimeout', 1000, 3_600_000),
     keepAliveTimeoutMs: integer(tree, 'server.keepAliveTimeout', 1, 3_600_000),
     shutdownGraceMs: grace || statementTimeout + SHUTDOWN_MARGIN_MS,

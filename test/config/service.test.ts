@@ -9,6 +9,7 @@ test('server.*: defaults, environment variables, TRUST_PROXY; no warnings for th
     maxConnections: 1000,
     maxConnectionsPerClient: 500,
     listenBacklog: 4096,
+    managementPort: 0,
     headersTimeoutMs: 10000,
     keepAliveTimeoutMs: 72000,
     shutdownGraceMs: 25_000,
