@@ -118,37 +118,44 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
     response.writeHead(200, { 'content-length': String(8 << 20) });
     response.end(Buffer.alloc(8 << 20, 120)); // one chunk: the socket's waiting bytes never go down before its last byte
   });
-  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false });
+  // the kernel's sockets are real, the watch's clock is the test's: 50 ms of it a step, in which the
+  // slow client reads 16 KB and the kernel is given a few real ms to acknowledge what it read
+  let now = 0;
+  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false, now: () => now });
+  watch.stop();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const reader = (perTick: number) => {
+  const reader = (perStep: number) => {
     const socket = connect(port, '127.0.0.1');
     let state: 'open' | 'closed' | 'reset' = 'open';
     socket.on('error', () => (state = 'reset'));
     socket.on('close', () => state === 'open' && (state = 'closed'));
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    const tick = setInterval(() => perTick > 0 && socket.read(perTick), 50);
     /** How the connection ended, once its client reads again (a paused socket hears nothing). */
     const ended = async () => {
-      clearInterval(tick);
       socket.resume();
       for (let i = 0; i < 100 && state === 'open'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       return state;
     };
-    return { state: () => state, ended, stop: () => (clearInterval(tick), socket.destroy()) };
+    return { state: () => state, step: () => perStep > 0 && socket.read(perStep), ended, stop: () => socket.destroy() };
   };
   const slow = reader(16_384); // 320 KB/s: the window opens every 64 KB (loopback's MSS), every 0.2 s
   const stopped = reader(0);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 5500)); // cut 1.5 timeouts after its socket stopped showing progress
+    for (; now <= 5500; now += 50) {
+      slow.step();
+      await new Promise((resolve) => setTimeout(resolve, 2)); // the kernel acknowledges what was read
+      watch.sweep();
+      await new Promise((resolve) => setTimeout(resolve, 1)); // the kernel's reading (/proc) answers
+    }
+    // cut 1.5 timeouts after its socket stopped showing progress
     assert.equal(watch.closed, 1, 'one cut');
     assert.equal(slow.state(), 'open', 'took 320 KB/s, above the floor, though its socket showed no progress for twice the timeout');
     assert.notEqual(await stopped.ended(), 'open', 'took nothing once its buffers were full: cut');
   } finally {
     slow.stop();
     stopped.stop();
-    watch.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
