@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { type Server, createServer } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo, type Socket, connect } from 'node:net';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { tookBytes, watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
-import type { AckedReader } from '../../../../src/http/server/load/tcpAcked.ts';
+import { type AckedReader, procAcked } from '../../../../src/http/server/load/tcpAcked.ts';
 
 /** What the watch reads of a socket: the bytes waiting, drain and close, and the reset. */
 class FakeSocket extends EventEmitter {
@@ -118,10 +118,15 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
     response.writeHead(200, { 'content-length': String(8 << 20) });
     response.end(Buffer.alloc(8 << 20, 120)); // one chunk: the socket's waiting bytes never go down before its last byte
   });
+  const watchedSockets = new Set<Socket>();
+  server.on('connection', (socket) => watchedSockets.add(socket));
   // the kernel's sockets are real, the watch's clock is the test's: 50 ms of it a step, in which the
-  // slow client reads 16 KB and the kernel is given a few real ms to acknowledge what it read
+  // slow client reads 16 KB, the kernel is given a few real ms to acknowledge what it read, and the
+  // watch's reading of the kernel (/proc), if it asked for one, is awaited
   let now = 0;
-  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false, now: () => now });
+  let reading: Promise<unknown> | undefined;
+  const acked: AckedReader = (sockets) => (reading = procAcked(sockets));
+  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false, now: () => now, acked });
   watch.stop();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -143,11 +148,18 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
   const slow = reader(16_384); // 320 KB/s: the window opens every 64 KB (loopback's MSS), every 0.2 s
   const stopped = reader(0);
   try {
+    // the server's 8 MB reach the kernel's buffers, which fill: until the client that reads nothing takes no more
+    for (let last = -1, taken = 0; taken !== last; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      last = taken;
+      taken = [...((await procAcked([...watchedSockets])) ?? new Map()).values()].reduce((sum, a) => sum + a.taken, 0);
+    }
     for (; now <= 5500; now += 50) {
       slow.step();
       await new Promise((resolve) => setTimeout(resolve, 2)); // the kernel acknowledges what was read
       watch.sweep();
-      await new Promise((resolve) => setTimeout(resolve, 1)); // the kernel's reading (/proc) answers
+      if (reading !== undefined) await reading;
+      reading = undefined;
+      await new Promise((resolve) => setImmediate(resolve)); // the watch judges by the reading
     }
     // cut 1.5 timeouts after its socket stopped showing progress
     assert.equal(watch.closed, 1, 'one cut');
