@@ -11,6 +11,7 @@ import type { OptionsConfig, Values } from './scenario.ts';
 import { SERVER_OPTIONS, serverTarget } from './serverOptions.ts';
 import { percentile, type UrlStats } from './stats.ts';
 import type { TcpSocket } from './tcpTable.ts';
+import { CONNECTIONS, DURATION, URL_FILE, WARMUP } from './options.ts';
 
 export const HOSTILE_USAGE = `  --url-file FILE        the bench mix: request paths, one per line                      (required)
   --base URL             server origin, loopback only                  (default http://127.0.0.1:5551)
@@ -106,12 +107,12 @@ export interface HostileOptions {
 }
 
 export const HOSTILE_OPTIONS = {
-  'url-file': { type: 'string' },
+  ...URL_FILE,
   ...SERVER_OPTIONS,
-  connections: { type: 'string' },
-  duration: { type: 'string' },
+  ...CONNECTIONS,
+  ...DURATION,
   rounds: { type: 'string' },
-  warmup: { type: 'string' },
+  ...WARMUP,
   timeout: { type: 'string' },
   ndjson: { type: 'string' },
   events: { type: 'string' },

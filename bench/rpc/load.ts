@@ -17,6 +17,7 @@ import { probeRanges } from './probe.ts';
 import { clockTicks, sampleHostCpu, sampleTree } from '../lib/proc.ts';
 import { samplePool } from './sample.ts';
 import { subscriptionLoad } from './subscribe.ts';
+import { CONNECTIONS, DURATION, WARMUP } from '../lib/options.ts';
 
 const USAGE = `  --a URL              endpoint A (the relay, e.g. http://127.0.0.1:7546)
   --b URL              endpoint B (this service, e.g. http://127.0.0.1:5642/rpc)
@@ -35,8 +36,8 @@ const USAGE = `  --a URL              endpoint A (the relay, e.g. http://127.0.0
                        call of the measured seconds (/proc; steadier than requests/s on a shared machine)`;
 
 const OPTIONS = {
-  a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' },
-  warmup: { type: 'string' }, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
+  a: { type: 'string' }, b: { type: 'string' }, psql: { type: 'string' }, ...CONNECTIONS, ...DURATION,
+  ...WARMUP, only: { type: 'string' }, probe: { type: 'boolean' }, subscriptions: { type: 'string' }, ws: { type: 'string' },
   sockets: { type: 'string' }, json: { type: 'string' }, seed: { type: 'string' }, 'pid-a': { type: 'string' }, 'pid-b': { type: 'string' },
 } satisfies OptionsConfig;
 

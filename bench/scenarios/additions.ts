@@ -16,6 +16,7 @@ import pg from 'pg';
 import type { Fail } from '../lib/cli.ts';
 import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { DATABASE_URL } from '../lib/options.ts';
 
 const USAGE = `  --reference URL      the reference REST API on the same database (required)
   --service URL        this service, with additions.filters on (required)
@@ -24,7 +25,7 @@ const USAGE = `  --reference URL      the reference REST API on the same databas
 const OPTIONS = {
   reference: { type: 'string' },
   service: { type: 'string' },
-  'database-url': { type: 'string' },
+  ...DATABASE_URL,
 } satisfies OptionsConfig;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {

@@ -79,6 +79,7 @@ import { percentile } from '../lib/stats.ts';
 import { ENDPOINTS, type Endpoint, classify, readUrlFile } from '../lib/urls.ts';
 import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type Values, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, URL_FILE } from '../lib/options.ts';
 
 const USAGE = `Usage: npm run bench -- citus-work --url-file FILE [options]
 
@@ -124,14 +125,14 @@ function databaseUrl(usage: Fail, name: string, value: string): string {
 }
 
 const OPTIONS = {
-  'url-file': { type: 'string' },
+  ...URL_FILE,
   service: { type: 'string', default: 'http://127.0.0.1:5557' },
   reference: { type: 'string', default: 'http://127.0.0.1:5556' },
   coordinator: { type: 'string', default: 'postgres://postgres@127.0.0.1:5711/mirror_node_v2' },
   workers: { type: 'string', default: 'postgres://postgres@127.0.0.1:5712/mirror_node_v2,postgres://postgres@127.0.0.1:5713/mirror_node_v2' },
   'data-dirs': { type: 'string', default: '/tmp/citus/coord,/tmp/citus/w1,/tmp/citus/w2' },
   rounds: { type: 'string' },
-  connections: { type: 'string' },
+  ...CONNECTIONS,
   'no-alternate': { type: 'boolean', default: false },
   settle: { type: 'string' },
   idle: { type: 'string' },

@@ -20,6 +20,7 @@ import { Sql } from '../../src/db/sql.ts';
 import { PLAN_CACHE_MODE, createPostgresDb } from '../../src/db/postgres.ts';
 import { readUrlFile } from '../lib/urls.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { URL_FILE } from '../lib/options.ts';
 
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown };
 
@@ -55,7 +56,7 @@ const USAGE = `  PATH ...             request paths to explain (or --url-file)
   DATABASE_URL         the database to explain on (required)`;
 
 const OPTIONS = {
-  'url-file': { type: 'string' },
+  ...URL_FILE,
   mode: { type: 'string', default: 'service' },
   plans: { type: 'boolean', default: false },
 } satisfies OptionsConfig;

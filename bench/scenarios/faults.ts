@@ -40,6 +40,7 @@ import { type StartedServer, buildService, localService, startLocalService } fro
 import { TcpProxy } from '../lib/tcpProxy.ts';
 import { readUrlFile } from '../lib/urls.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, PORT, SECONDS, URL_FILE, DEMO_URL_FILE, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --seconds S              length of the run                                            (default 60)
   --connections C          concurrent clients                                            (default 8)
@@ -99,16 +100,16 @@ function parsePlan(text: string, seconds: number, fail: Fail): Array<{ at: numbe
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : 0);
 
 const OPTIONS = {
-  seconds: { type: 'string' },
-  connections: { type: 'string' },
-  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  ...SECONDS,
+  ...CONNECTIONS,
+  ...withDefault(URL_FILE, DEMO_URL_FILE),
   'statement-timeout': { type: 'string' },
   'connection-timeout': { type: 'string' },
   plan: { type: 'string' },
   'pg-data-dir': { type: 'string' },
   'restart-down': { type: 'string' },
   recovery: { type: 'string' },
-  port: { type: 'string' },
+  ...PORT,
 } satisfies OptionsConfig;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {

@@ -38,6 +38,7 @@ import { type StartedServer, buildService, localService, startLocalService } fro
 import { ENDPOINTS, type Endpoint, classify } from '../lib/urls.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from '../lib/workload.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, PORT } from '../lib/options.ts';
 
 const USAGE = `  --count N          requests to send                                              (default 100000)
   --connections C    concurrent keep-alive connections                                 (default 16)
@@ -64,9 +65,9 @@ function routeOf(target: string): Endpoint | 'rpc' | 'other' {
 
 const OPTIONS = {
   count: { type: 'string' },
-  connections: { type: 'string' },
+  ...CONNECTIONS,
   seed: { type: 'string' },
-  port: { type: 'string' },
+  ...PORT,
   base: { type: 'string' },
   timeout: { type: 'string' },
   slow: { type: 'string' },

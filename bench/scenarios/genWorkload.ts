@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { Fail } from '../lib/cli.ts';
 import { buildWorkload, sampleDatabase, seededRandom } from '../lib/workload.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { DATABASE_URL } from '../lib/options.ts';
 
 const USAGE = `  --database-url URL   the database to sample (read only)               (default $DATABASE_URL)
   --out FILE           the ranked URL list
@@ -19,7 +20,7 @@ const USAGE = `  --database-url URL   the database to sample (read only)        
   --seed N             sampling and shuffling seed                                 (default 1)`;
 
 const OPTIONS = {
-  'database-url': { type: 'string' },
+  ...DATABASE_URL,
   out: { type: 'string' },
   'hot-out': { type: 'string' },
   count: { type: 'string', default: '12000' },

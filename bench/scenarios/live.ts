@@ -22,6 +22,7 @@ import { ID, TOPIC } from '../../src/demo/network.ts';
 import type { Fail } from '../lib/cli.ts';
 import { clockTicks, sampleTree } from '../lib/proc.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { DATABASE_URL, DURATION, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --service URL        this service on a seeded demo network (required)
   --database-url URL   its database: the live writer adds a block every 2 s there (required)
@@ -34,10 +35,10 @@ const USAGE = `  --service URL        this service on a seeded demo network (req
 
 const OPTIONS = {
   service: { type: 'string' },
-  'database-url': { type: 'string' },
+  ...DATABASE_URL,
   pid: { type: 'string' },
   subscribers: { type: 'string', default: '100,1000,10000' },
-  duration: { type: 'string', default: '60' },
+  ...withDefault(DURATION, '60'),
   reference: { type: 'string' },
   'reference-database-url': { type: 'string' },
   'poll-filters': { type: 'string', default: '100' },

@@ -10,6 +10,7 @@
 import type { Fail } from '../lib/cli.ts';
 import { sampleTree } from '../lib/proc.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { SECONDS, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --service URL        the service, with additions.ndjson.maxItems above the row counts (required)
   --pid N              server process whose RSS is sampled every second
@@ -18,7 +19,7 @@ const USAGE = `  --service URL        the service, with additions.ndjson.maxItem
 const OPTIONS = {
   service: { type: 'string' },
   pid: { type: 'string' },
-  seconds: { type: 'string', default: '0' },
+  ...withDefault(SECONDS, '0'),
 } satisfies OptionsConfig;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {

@@ -30,6 +30,7 @@ import { loopDelayMonitor } from '../lib/loopDelay.ts';
 import { percentile } from '../lib/stats.ts';
 import { readUrlFile } from '../lib/urls.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, DURATION, PORT, URL_FILE, WARMUP, DEMO_URL_FILE, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --url-file FILE      request paths                                    (default bench/urls-demo.txt)
   --connections N[,M]  connection levels, in turn; the first is the peak           (default 64,256,1024)
@@ -139,12 +140,12 @@ async function runModel(model: ClientModel, levels: number[], paths: string[], o
 const count = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 
 const OPTIONS = {
-  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
-  connections: { type: 'string', default: '64,256,1024' },
+  ...withDefault(URL_FILE, DEMO_URL_FILE),
+  ...withDefault(CONNECTIONS, '64,256,1024'),
   clients: { type: 'string', default: 'both' },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
-  port: { type: 'string' },
+  ...DURATION,
+  ...WARMUP,
+  ...PORT,
   'min-goodput': { type: 'string' },
   'max-p99': { type: 'string' },
   'max-rss': { type: 'string' },

@@ -26,6 +26,7 @@ import { type Summary, summarize } from '../lib/stats.ts';
 import { type CacheReport, cacheReport, scrapeCacheCounters } from '../lib/cacheMetrics.ts';
 import { ENDPOINTS, ENDPOINT_LABELS, type Endpoint, classify, readUrlFile } from '../lib/urls.ts';
 import { seededRandom, zipfSampler } from '../lib/workload.ts';
+import { CONNECTIONS, DURATION, URL_FILE, WARMUP, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --url-file FILE      request paths, one per line ('#' comments and blank lines ignored)   (required)
 ${SERVER_USAGE}
@@ -70,11 +71,11 @@ interface Options {
 }
 
 const OPTIONS = {
-  'url-file': { type: 'string' },
+  ...URL_FILE,
   ...SERVER_OPTIONS,
-  connections: { type: 'string', default: '16' },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
+  ...withDefault(CONNECTIONS, '16'),
+  ...DURATION,
+  ...WARMUP,
   only: { type: 'string' },
   mix: { type: 'string', default: 'round-robin' },
   'zipf-s': { type: 'string', default: '1' },

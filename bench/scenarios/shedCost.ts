@@ -21,6 +21,7 @@ import type { Db } from '../../src/db/db.ts';
 import { buildApp } from '../../src/http/server/server.ts';
 import { shedAnswer } from '../../src/http/server/load/admission.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, SECONDS, withDefault } from '../lib/options.ts';
 
 /** The load: plain JavaScript for the worker (no loader needed there). */
 const WORKER = `
@@ -59,8 +60,8 @@ const USAGE = `  --seconds S          seconds of load per measurement           
   --connections C      keep-alive connections of the load                                (default 32)`;
 
 const OPTIONS = {
-  seconds: { type: 'string', default: '5' },
-  connections: { type: 'string', default: '32' },
+  ...withDefault(SECONDS, '5'),
+  ...withDefault(CONNECTIONS, '32'),
 } satisfies OptionsConfig;
 
 async function main(args: ScenarioArgs<typeof OPTIONS>): Promise<void> {

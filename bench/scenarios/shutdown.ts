@@ -22,6 +22,7 @@ import { type Fail, MIRROR_503, numberOptions } from '../lib/cli.ts';
 import { buildService, localService } from '../lib/server.ts';
 import { readUrlFile } from '../lib/urls.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, PORT, URL_FILE, DEMO_URL_FILE, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --connections C   concurrent keep-alive clients                                       (default 64)
   --url-file FILE   request paths                                    (default bench/urls-demo.txt)
@@ -57,10 +58,10 @@ async function waitReady(base: string, child: ChildProcess, log: string): Promis
 }
 
 const OPTIONS = {
-  connections: { type: 'string' },
-  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  ...CONNECTIONS,
+  ...withDefault(URL_FILE, DEMO_URL_FILE),
   load: { type: 'string' },
-  port: { type: 'string' },
+  ...PORT,
   grace: { type: 'string' },
 } satisfies OptionsConfig;
 

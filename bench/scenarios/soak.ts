@@ -23,6 +23,7 @@ import { sampleTree } from '../lib/proc.ts';
 import { type StartedServer, buildService, localService, startLocalService } from '../lib/server.ts';
 import { readUrlFile } from '../lib/urls.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { CONNECTIONS, PORT, URL_FILE, DEMO_URL_FILE, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --minutes N          length of the run                                               (default 10)
   --connections C      concurrent connections                                          (default 16)
@@ -86,12 +87,12 @@ const median = (values: number[]): number => {
 
 const OPTIONS = {
   minutes: { type: 'string' },
-  connections: { type: 'string' },
-  'url-file': { type: 'string', default: 'bench/urls-demo.txt' },
+  ...CONNECTIONS,
+  ...withDefault(URL_FILE, DEMO_URL_FILE),
   start: { type: 'string' },
   pid: { type: 'string' },
   base: { type: 'string' },
-  port: { type: 'string' },
+  ...PORT,
   window: { type: 'string' },
   sample: { type: 'string' },
   'max-errors': { type: 'string' },

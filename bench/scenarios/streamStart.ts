@@ -15,6 +15,7 @@ import { request } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { loopbackUrl, numberOptions } from '../lib/cli.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { SECONDS, withDefault } from '../lib/options.ts';
 
 const USAGE = `  --base URL           server origin, loopback only                  (default http://127.0.0.1:5551)
   --kind K             ndjson (a logs listing) or events (gzip, from a Last-Event-ID)   (default ndjson)
@@ -26,7 +27,7 @@ const OPTIONS = {
   base: { type: 'string', default: 'http://127.0.0.1:5551' },
   kind: { type: 'string', default: 'ndjson' },
   count: { type: 'string', default: '32' },
-  seconds: { type: 'string', default: '20' },
+  ...withDefault(SECONDS, '20'),
   every: { type: 'string', default: '25' },
 } satisfies OptionsConfig;
 

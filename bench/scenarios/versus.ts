@@ -28,6 +28,7 @@ import type { Fail } from '../lib/cli.ts';
 import { type Search, generateSearches, samplePools } from '../plans/searches.ts';
 import { requireServer } from '../lib/server.ts';
 import { type OptionsConfig, type ScenarioArgs, defineScenario } from '../lib/scenario.ts';
+import { DATABASE_URL } from '../lib/options.ts';
 
 const USAGE = `  --a URL              the reference (required)
   --b URL              this service (required)
@@ -46,7 +47,7 @@ const USAGE = `  --a URL              the reference (required)
 const OPTIONS = {
   a: { type: 'string' },
   b: { type: 'string' },
-  'database-url': { type: 'string' },
+  ...DATABASE_URL,
   count: { type: 'string', default: '5000' },
   seed: { type: 'string', default: '1' },
   urls: { type: 'string' },

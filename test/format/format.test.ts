@@ -7,7 +7,6 @@ import { toJson, utf8Join } from '../../src/format/json.ts';
 import { compareDecimal } from '../../src/format/decimal.ts';
 import { formatKey } from '../../src/format/key.ts';
 import { formatTimestamp, timestampToNs } from '../../src/format/timestamp.ts';
-import { weakEtag } from '../../src/http/answer/answer.ts';
 
 test('entity ids', () => {
   assert.equal(entityIdToString('5001'), '0.0.5001');
@@ -65,11 +64,6 @@ test('utf8Join writes the bytes of the joined text, whatever the parts and where
   const parts = Array.from({ length: 100 }, (_, i) => `{"n":${i},"x":"${'ab'.repeat(700 + i)}","é":"\u{1F600}"}`);
   assert.deepEqual(utf8Join('{"logs":[', parts, ',', ']}'), Buffer.from(`{"logs":[${parts.join(',')}]}`, 'utf8'));
   assert.deepEqual(utf8Join('[', [], ',', ']'), Buffer.from('[]'));
-});
-
-test('ETags are the reference\'s (Express\'s etag module, weak): length in hex and 27 characters of base64 sha1', () => {
-  assert.equal(weakEtag(Buffer.from('hello')), 'W/"5-qvTGHdzF6KLavt4PO0gs2a6pQ00"');
-  assert.equal(weakEtag(Buffer.alloc(0)), 'W/"0-2jmj7l5rSw0yVb/vlWAYkK/YBwk"');
 });
 
 test('ids as database text (shard 0 / realm 0 fast path) render exactly as bigints do', () => {

@@ -9,19 +9,22 @@ import type { FastifyInstance } from 'fastify';
 export type BeforeRouting = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /**
- * Puts `steps` before Fastify's handler on the app's server: the requests they answer (returning
- * true) never reach the router. Call it before anything else listens for requests: Fastify
- * attached its handler as the server's only `request` listener.
+ * Puts `steps`, in their order, before Fastify's handler on the app's server: a request one of them
+ * answers (returning true) goes no further and never reaches the router; absent steps (undefined:
+ * not configured) are left out. The router keeps its place among the server's `request` listeners
+ * (the drain's, prepended, runs before it; idleConnections.ts's after it), so the steps may be put
+ * there once everything they need exists.
  */
-export function answerBeforeRouting(app: FastifyInstance, steps: BeforeRouting): void {
+export function answerBeforeRouting(app: FastifyInstance, steps: ReadonlyArray<BeforeRouting | undefined>): void {
   const server = app.server;
-  const [routing, ...others] = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
-  if (routing === undefined || others.length > 0) throw new Error('the HTTP server should have one request listener, the router');
-  server.removeListener('request', routing);
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    let answered: boolean;
+  const routing = app.routing as (request: IncomingMessage, response: ServerResponse) => void;
+  const chain = steps.filter((step): step is BeforeRouting => step !== undefined);
+  const listeners = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  if (listeners.filter((listener) => listener === routing).length !== 1) throw new Error("the HTTP server should have Fastify's router as one request listener");
+  const answering = (request: IncomingMessage, response: ServerResponse) => {
+    let answered = false;
     try {
-      answered = steps(request, response);
+      for (const step of chain) if ((answered = step(request, response))) break;
     } catch (err) {
       // never a crash: before anything was sent the full path answers; after, the answer stands
       app.log.error({ err, url: request.url }, 'answer before routing failed');
@@ -29,5 +32,7 @@ export function answerBeforeRouting(app: FastifyInstance, steps: BeforeRouting):
       if (answered && !response.writableEnded) response.destroy();
     }
     if (!answered) routing(request, response);
-  });
+  };
+  server.removeAllListeners('request');
+  for (const listener of listeners) server.on('request', listener === routing ? answering : listener);
 }

@@ -21,12 +21,12 @@ import { type Network, type NetworkSource, Networks, networkOf } from './network
 import { CacheMetricsFamily } from '../cache/metrics.ts';
 import { registerHealth } from './plugins/health.ts';
 import { cacheHits } from './cacheHits.ts';
-import { type BeforeRouting, answerBeforeRouting } from './beforeRouting.ts';
+import { answerBeforeRouting } from './beforeRouting.ts';
 import { hostCheck } from './hostCheck.ts';
 import { registerHome } from './plugins/home.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerPressure } from './plugins/pressure.ts';
-import { type Admission, type AdmittedNetwork, admission } from './load/admission.ts';
+import { type AdmittedNetwork, admission } from './load/admission.ts';
 import { capConnections, reservedOnly } from './load/connectionCap.ts';
 import { capForwardedClients } from './load/clientCap.ts';
 import { closeIdleWhenCrowded } from './load/idleConnections.ts';
@@ -101,35 +101,8 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       logAccess(request, 400, reply.elapsedTime);
     },
   }) as unknown as FastifyInstance;
-  /** Refuses a malformed Host before anything else, once the metrics exist (below). */
-  let refuseHost: BeforeRouting | undefined;
-  /** Serves the in-process cache tier's hits before routing, once the cache exists (below). */
-  let serveHits: BeforeRouting | undefined;
-  /** Sheds before routing (load/admission.ts), once the networks exist (below). */
-  let admit: Admission | undefined;
   const { pressure, maxConnectionsPerClient: perClient, trustProxy } = config.server;
   app.server.headersTimeout = config.server.headersTimeoutMs;
-  const refused = refusals(perClient, config.response.compression, (reason) => admit?.count(reason));
-  const cap = capConnections(app.server, {
-    max: config.server.maxConnections,
-    perClient: trustProxy ? 0 : perClient,
-    holdMs: pressure.maxShedDelayMs,
-    clientHoldMs: config.server.headersTimeoutMs,
-    refusals: refused,
-  });
-  const onReserve = reservedOnly(pressure.maxShedDelayMs, refused);
-  const forwarded = trustProxy && perClient > 0 ? capForwardedClients(perClient, refused) : undefined;
-  answerBeforeRouting(
-    app,
-    (request, response) =>
-      (refuseHost !== undefined && refuseHost(request, response)) ||
-      onReserve(request, response) ||
-      (forwarded !== undefined && forwarded.beforeRouting(request, response)) ||
-      (serveHits !== undefined && serveHits(request, response)) ||
-      (admit !== undefined && admit.beforeRouting(request, response)),
-  );
-  const idle = closeIdleWhenCrowded(app.server, cap, config.server.maxConnections, trustProxy ? 0 : perClient);
-  app.addHook('onClose', async () => idle.stop());
   // CONNECT never reaches Fastify: without a listener Node drops the connection unanswered.
   app.server.on('connect', onConnect.bind(app));
 
@@ -180,7 +153,7 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
       return [network, { name: network.name, poolSize, poolWaiting: () => db.poolStats().waiting, ...(db.queue ? { queue: db.queue } : {}) }];
     }),
   );
-  admit = admission({
+  const admit = admission({
     pressure,
     networks: [...admitted.values()],
     networkOf: (request) => {
@@ -192,17 +165,14 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
     vary: config.response.compression,
     logger,
   });
-  drain.onDrain(() => admit?.flush());
-  app.addHook('onClose', async () => admit?.stop());
+  drain.onDrain(() => admit.flush());
+  app.addHook('onClose', async () => admit.stop());
   registerHealth(app, served.all, () => drain.draining);
   for (const { cache } of served.all) if (cache) app.addHook('onClose', () => cache.close());
   // streamed answers (additions): their limits, and the event streams of the routes that have them
   const liveRegistry = new Registry();
   const limits = new StreamLimits({ ...config.streams, maxLive: config.live.maxSubscribers }, liveRegistry);
   const streams = config.additions.enabled ? new EventStreams({ config, limits, registry: liveRegistry }) : undefined;
-  // any answer, page or stream, whose client takes none of its bytes for server.stallTimeout
-  const stalls = watchStalls(app.server, { timeoutMs: config.server.stallTimeoutMs, minRate: config.server.stallMinRate, registry: liveRegistry, logger });
-  app.addHook('onClose', async () => stalls.stop());
   if (streams) {
     drain.onDrain(() => streams.closeAll());
     // before the server closes: it waits for every connection, and a stream's is open until the stream ends
@@ -216,10 +186,33 @@ export function buildApp({ config, db, routes, logger = false, clock = systemClo
   const observe = registerMetrics(app, served.all, (request) => nameOf(request.raw), () =>
     Registry.merge([liveRegistry, admitRegistry, ...routeRegistries, ...cacheRegistries, ...endpointRegistries]),
   );
-  refuseHost = hostCheck({ vary: config.response.compression, logger, observe });
-  if (cacheRegistries.length > 0) {
-    serveHits = cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf });
-  }
+
+  // The connection and the steps before routing, in the order they act: the connection caps (Node
+  // takes no request past them), then each step that may answer Node's request before Fastify does
+  // (see docs/architecture.md, "The way of a request")
+  const refused = refusals(perClient, config.response.compression, (reason) => admit.count(reason));
+  const cap = capConnections(app.server, {
+    max: config.server.maxConnections,
+    perClient: trustProxy ? 0 : perClient,
+    holdMs: pressure.maxShedDelayMs,
+    clientHoldMs: config.server.headersTimeoutMs,
+    refusals: refused,
+  });
+  const forwarded = trustProxy && perClient > 0 ? capForwardedClients(perClient, refused) : undefined;
+  answerBeforeRouting(app, [
+    hostCheck({ vary: config.response.compression, logger, observe }),
+    reservedOnly(pressure.maxShedDelayMs, refused),
+    forwarded?.beforeRouting,
+    cacheRegistries.length > 0
+      ? cacheHits({ config, cacheOf: (request) => served.of(request)?.cache, logger, observe, refusing: () => drain.draining || shedding(), networkOf: nameOf })
+      : undefined,
+    admit.beforeRouting,
+  ]);
+  const idle = closeIdleWhenCrowded(app.server, cap, config.server.maxConnections, trustProxy ? 0 : perClient);
+  app.addHook('onClose', async () => idle.stop());
+  // any answer, page or stream, whose client takes none of its bytes for server.stallTimeout
+  const stalls = watchStalls(app.server, { timeoutMs: config.server.stallTimeoutMs, minRate: config.server.stallMinRate, registry: liveRegistry, logger });
+  app.addHook('onClose', async () => stalls.stop());
   /** Runs a route's handler (or takes its answer from its network's response cache) and sends the answer. */
   const answerRoute = answering({ networks: served, streams, limits, clock });
   const listing = routes.find((r) => r.path === MOUNT);

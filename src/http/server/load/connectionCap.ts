@@ -24,7 +24,7 @@
  * connections that ask for pages. Idle connections do not hold a place for long: the server's
  * headersTimeout and keepAliveTimeout close them (server.ts).
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { Socket } from 'node:net';
 import { answerAndClose } from '../../answer/rawAnswer.ts';
 import { Counts } from './counts.ts';
@@ -70,13 +70,17 @@ export interface ConnectionCapOptions {
   refusals: Refusals;
 }
 
+/** Node's HTTP parser: the connection listener every HTTP server has first, one function for all. */
+const PARSER = createServer().listeners('connection')[0];
+
 /**
- * Puts the caps in front of the HTTP server's own connection listener (the server must have only
- * that one yet).
+ * Puts the caps in front of the HTTP server's own connection listener, Node's parser, which must
+ * still be its first (listeners added after it, as the drain's and the stall watch's, hear every
+ * connection, refused ones too).
  */
 export function capConnections(server: Server, { max, perClient, holdMs, clientHoldMs = holdMs, refusals }: ConnectionCapOptions): ConnectionCap {
-  const [parse, ...others] = server.listeners('connection') as Array<(socket: Socket) => void>;
-  if (parse === undefined || others.length > 0) throw new Error('the HTTP server should have one connection listener, its parser');
+  const [parse] = server.listeners('connection') as Array<(socket: Socket) => void>;
+  if (parse === undefined || parse !== PARSER) throw new Error("the HTTP server's first connection listener should be its parser");
   const byClient = new Counts();
   const reservedByClient = new Counts();
   const cap = { open: 0, reserved: 0, of: (address: string) => byClient.of(address) };

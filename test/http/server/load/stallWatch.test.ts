@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { type Server, createServer } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo, type Socket, connect } from 'node:net';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { tookBytes, watchStalls } from '../../../../src/http/server/load/stallWatch.ts';
-import type { AckedReader } from '../../../../src/http/server/load/tcpAcked.ts';
+import { type AckedReader, procAcked } from '../../../../src/http/server/load/tcpAcked.ts';
 
 /** What the watch reads of a socket: the bytes waiting, drain and close, and the reset. */
 class FakeSocket extends EventEmitter {
@@ -118,37 +118,56 @@ test('stall watch over real sockets (Linux): a client reading 320 KB/s of an 8 M
     response.writeHead(200, { 'content-length': String(8 << 20) });
     response.end(Buffer.alloc(8 << 20, 120)); // one chunk: the socket's waiting bytes never go down before its last byte
   });
-  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false });
+  const watchedSockets = new Set<Socket>();
+  server.on('connection', (socket) => watchedSockets.add(socket));
+  // the kernel's sockets are real, the watch's clock is the test's: 50 ms of it a step, in which the
+  // slow client reads 16 KB, the kernel is given a few real ms to acknowledge what it read, and the
+  // watch's reading of the kernel (/proc), if it asked for one, is awaited
+  let now = 0;
+  let reading: Promise<unknown> | undefined;
+  const acked: AckedReader = (sockets) => (reading = procAcked(sockets));
+  const watch = watchStalls(server, { timeoutMs: 2000, minRate: 1000, registry: new Registry(), logger: false, now: () => now, acked });
+  watch.stop();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const reader = (perTick: number) => {
+  const reader = (perStep: number) => {
     const socket = connect(port, '127.0.0.1');
     let state: 'open' | 'closed' | 'reset' = 'open';
     socket.on('error', () => (state = 'reset'));
     socket.on('close', () => state === 'open' && (state = 'closed'));
     socket.pause();
     socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    const tick = setInterval(() => perTick > 0 && socket.read(perTick), 50);
     /** How the connection ended, once its client reads again (a paused socket hears nothing). */
     const ended = async () => {
-      clearInterval(tick);
       socket.resume();
       for (let i = 0; i < 100 && state === 'open'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       return state;
     };
-    return { state: () => state, ended, stop: () => (clearInterval(tick), socket.destroy()) };
+    return { state: () => state, step: () => perStep > 0 && socket.read(perStep), ended, stop: () => socket.destroy() };
   };
   const slow = reader(16_384); // 320 KB/s: the window opens every 64 KB (loopback's MSS), every 0.2 s
   const stopped = reader(0);
   try {
-    await new Promise((resolve) => setTimeout(resolve, 5500)); // cut 1.5 timeouts after its socket stopped showing progress
+    // the server's 8 MB reach the kernel's buffers, which fill: until the client that reads nothing takes no more
+    for (let last = -1, taken = 0; taken !== last; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      last = taken;
+      taken = [...((await procAcked([...watchedSockets])) ?? new Map()).values()].reduce((sum, a) => sum + a.taken, 0);
+    }
+    for (; now <= 5500; now += 50) {
+      slow.step();
+      await new Promise((resolve) => setTimeout(resolve, 2)); // the kernel acknowledges what was read
+      watch.sweep();
+      if (reading !== undefined) await reading;
+      reading = undefined;
+      await new Promise((resolve) => setImmediate(resolve)); // the watch judges by the reading
+    }
+    // cut 1.5 timeouts after its socket stopped showing progress
     assert.equal(watch.closed, 1, 'one cut');
     assert.equal(slow.state(), 'open', 'took 320 KB/s, above the floor, though its socket showed no progress for twice the timeout');
     assert.notEqual(await stopped.ended(), 'open', 'took nothing once its buffers were full: cut');
   } finally {
     slow.stop();
     stopped.stop();
-    watch.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }

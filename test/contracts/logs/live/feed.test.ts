@@ -4,11 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from '../../../src/db/sql.ts';
-import { writeBlock } from '../../../src/demo/live.ts';
-import { seedDemo } from '../../../src/demo/seed.ts';
-import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from '../../../src/contracts/logs/live/feed.ts';
-import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
+import { sql } from '../../../../src/db/sql.ts';
+import { writeBlock } from '../../../../src/demo/live.ts';
+import { seedDemo } from '../../../../src/demo/seed.ts';
+import { type FeedSubscriber, type LiveBatch, type LiveLog, LogFeed } from '../../../../src/contracts/logs/live/feed.ts';
+import { type TestDatabase, openTestDatabase } from '../../../support/database.ts';
 
 let database: TestDatabase;
 

@@ -11,15 +11,15 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { DatabaseUnavailableError, type Db } from '../../../src/db/db.ts';
-import { sql } from '../../../src/db/sql.ts';
-import { writeBlock } from '../../../src/demo/live.ts';
-import { seedDemo } from '../../../src/demo/seed.ts';
-import { drainOf } from '../../../src/http/server/plugins/drain.ts';
-import { appOn, testConfig } from '../../support/app.ts';
-import { type TestDatabase, openTestDatabase } from '../../support/database.ts';
-import { random } from '../../../bench/lib/random.ts';
-import { RawConnection } from '../../support/rawHttp.ts';
+import { DatabaseUnavailableError, type Db } from '../../../../src/db/db.ts';
+import { sql } from '../../../../src/db/sql.ts';
+import { writeBlock } from '../../../../src/demo/live.ts';
+import { seedDemo } from '../../../../src/demo/seed.ts';
+import { drainOf } from '../../../../src/http/server/plugins/drain.ts';
+import { appOn, testConfig } from '../../../support/app.ts';
+import { type TestDatabase, openTestDatabase } from '../../../support/database.ts';
+import { random } from '../../../../bench/lib/random.ts';
+import { RawConnection } from '../../../support/rawHttp.ts';
 
 const API = '/api/v1/contracts';
 const NS = 1_000_000_000n;
@@ -58,11 +58,16 @@ interface Event {
   data: string;
 }
 
-/** Reads events from a stream until `until` says stop (or `ms` pass); then closes the stream. */
-async function events(url: string, until: (events: Event[]) => boolean, headers: Record<string, string> = {}, ms = 15_000): Promise<{ status: number; events: Event[] }> {
+/**
+ * Reads events from a stream until `until` says stop (or `ms` pass); then closes the stream. `opened`
+ * is called once its answer's head is in: the stream's start is fixed then (its Indexed-Through), and
+ * every block written after that comes in its events.
+ */
+async function events(url: string, until: (events: Event[]) => boolean, headers: Record<string, string> = {}, ms = 15_000, opened = () => {}): Promise<{ status: number; events: Event[] }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   const res = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  opened();
   const out: Event[] = [];
   if (res.status !== 200 || !res.body) {
     clearTimeout(timer);
@@ -93,6 +98,14 @@ async function events(url: string, until: (events: Event[]) => boolean, headers:
     controller.abort();
   }
   return { status: res.status, events: out };
+}
+
+/** A stream read with events(), and a promise of its opening (a condition to wait for, where a test waited a time). */
+function opening(...args: [url: string, until: (events: Event[]) => boolean, headers?: Record<string, string>, ms?: number]) {
+  let opened!: () => void;
+  const open = new Promise<void>((resolve) => (opened = resolve));
+  const stream = events(args[0], args[1], args[2] ?? {}, args[3] ?? 15_000, opened);
+  return { stream, open: Promise.race([open, stream.then(() => {})]) };
 }
 
 /** Every item of the listing from `query` on (ascending), following its next links. */
@@ -135,8 +148,8 @@ test('a stream is the listing from its start in ascending order, then every new 
       }
     }
     // live: blocks written while a stream is open arrive once each, in order, as the listing has them
-    const collected = events(`${base}${API}/results/logs`, (e) => e.length >= 12, {}, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { stream: collected, open } = opening(`${base}${API}/results/logs`, (e) => e.length >= 12, {}, 30_000);
+    await open;
     let end = newest;
     for (let b = 0; b < 8; b++) {
       end += 2n * NS;
@@ -172,8 +185,8 @@ test('requests a stream cannot take are answered 400; without the Accept header 
 
 test('the subscriber limit answers 503 with Retry-After; a drain ends every stream with a last event', async () => {
   const { app, base } = await serve(database.db, { HIERO_MIRROR_REST_LIVE_MAXSUBSCRIBERS: '1' });
-  const first = events(`${base}${API}/results/logs`, (e) => e.some((x) => x.event === 'error'), {}, 15_000);
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  const { stream: first, open } = opening(`${base}${API}/results/logs`, (e) => e.some((x) => x.event === 'error'), {}, 15_000);
+  await open;
   const refused = await fetch(`${base}${API}/results/logs`, { headers: { accept: 'text/event-stream' } });
   assert.equal(refused.status, 503);
   assert.equal(refused.headers.get('retry-after'), '5');
@@ -216,8 +229,8 @@ test('a slow consumer of live events is closed once they pile up; a backlog goes
     slow.socket.pause();
     slow.write(`GET ${API}/results/logs HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
     let received = 0;
-    const healthy = events(`${base}${API}/results/logs`, (e) => ((received = e.length), e.at(-1)?.event === 'error'), {}, 120_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { stream: healthy, open } = opening(`${base}${API}/results/logs`, (e) => ((received = e.length), e.at(-1)?.event === 'error'), {}, 120_000);
+    await open;
     const metrics = async () => (await (await fetch(`${base}/metrics`)).text()).match(/live_slow_consumers_closed_total (\d+)/)?.[1];
     // blocks until the kernel's socket buffers and then the limit are full (several MB of events)
     let written = 0;
@@ -242,26 +255,31 @@ test('a slow consumer of live events is closed once they pile up; a backlog goes
 
 test('a database outage during a stream: it waits, then catches up with nothing skipped', async () => {
   let down = false;
+  let refused = 0;
   const inner = database.db;
   const flaky: Db = {
     ...inner,
     query: (async (statement: unknown, values?: readonly unknown[]) => {
-      if (down) throw new DatabaseUnavailableError(new Error('connection refused'));
+      if (down) {
+        refused++;
+        throw new DatabaseUnavailableError(new Error('connection refused'));
+      }
       return inner.query(statement as never, values);
     }) as Db['query'],
     session: (work) => inner.session(work),
   };
   const { app, base } = await serve(flaky);
   try {
-    const collected = events(`${base}${API}/results/logs`, (e) => e.length >= 6, {}, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { stream: collected, open } = opening(`${base}${API}/results/logs`, (e) => e.length >= 6, {}, 30_000);
+    await open;
     let end = newest;
     down = true;
     for (let b = 0; b < 4; b++) {
       end += 2n * NS;
       await writeBlock(inner, end);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // down for several of the feed's ticks (50 ms each), each refused
+    for (const from = refused; refused - from < 4; ) await new Promise((resolve) => setTimeout(resolve, 5));
     down = false;
     const got = await collected;
     const written = await listing(base, `${API}/results/logs`, `timestamp=gt:${ts(newest)}&timestamp=lte:${ts(end)}`);
