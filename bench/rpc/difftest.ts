@@ -84,10 +84,10 @@ async function runCase(c: Case, index: number, a: string, b: string, timeout: nu
 }
 
 /** The verdict on one step: a difference kept on purpose (kept.ts) is named as such. */
-function judge(request: unknown, a: Reply, b: Reply, filterId: boolean, ws: boolean): StepResult {
+function judge(request: unknown, a: Reply, b: Reply, filterId: boolean, ws: boolean, earlier: readonly string[]): StepResult {
   const result = compareReplies(a, b, filterId);
   if (result.verdict === 'same' || result.verdict === 'same-masked') return result;
-  const kept = keptDifference(request, a, b, ws);
+  const kept = keptDifference(request, a, b, ws, earlier);
   return kept ? { verdict: 'kept', detail: kept } : result;
 }
 
@@ -102,7 +102,7 @@ async function runSteps(c: Case, index: number, sendA: Send, sendB: Send, ws: bo
     const [ra, rb] = await Promise.all([sendA(bodyA, requestId), sendB(bodyB, requestId)]);
     repliesA.push(ra);
     repliesB.push(rb);
-    steps.push({ request: bodyA, a: ra, b: rb, result: judge(bodyA, ra, rb, step.filterId === true, ws) });
+    steps.push({ request: bodyA, a: ra, b: rb, result: judge(bodyA, ra, rb, step.filterId === true, ws, steps.flatMap((st) => (st.result.verdict === 'kept' ? [st.result.detail!] : []))) });
   }
   return { index, kind: c.kind, shape: c.shape, steps };
 }

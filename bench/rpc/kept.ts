@@ -5,6 +5,7 @@
  * other difference still fails the run. A batch is kept when each of its items is equal or kept.
  */
 import type { Reply } from './jsonRpc.ts';
+import { NO_REPLY } from './wsJsonRpc.ts';
 
 type Json = unknown;
 interface ErrorBody {
@@ -84,6 +85,18 @@ const RULES: readonly Rule[] = [
     },
   },
   {
+    // the ws-server takes one address unless WS_MULTIPLE_ADDRESSES_ENABLED (false by default)
+    name: 'several-subscribe-addresses',
+    kept: (request, relay, ours) =>
+      isObject(request) && request.method === 'eth_subscribe' && addressesOf(request).length > 1 &&
+      /Only one contract address is allowed/.test(errorOf(relay)?.message ?? '') && typeof (ours as ErrorBody)?.result === 'string',
+  },
+  {
+    // in a batch the relay iterates `params` and fails on an object: -32603
+    name: 'relay-params-not-iterable',
+    kept: (_request, relay, ours) => /rpcParams is not iterable/.test(errorOf(relay)?.message ?? '') && errorOf(ours) === undefined,
+  },
+  {
     name: 'not-served-here',
     kept: (_request, _relay, ours) => /is not served here/.test(errorOf(ours)?.message ?? ''),
   },
@@ -109,11 +122,19 @@ function itemRule(request: Json, relay: Json, ours: Json, relayStatus: number): 
 /**
  * The name of the kept difference between `relay` and `ours` for `request`, or undefined when the
  * difference is none of them. Over a WebSocket, a relay that does not answer at all (its ws-server
- * drops some malformed messages) while this endpoint answers an error is kept too.
+ * drops a method named in other case, a method that is no string, a batch holding one, ...) while
+ * this endpoint answers is kept too. `earlier`: the kept differences of the case's earlier steps (an
+ * unsubscribe answers true here and false on the relay after a subscription only this endpoint took).
  */
-export function keptDifference(request: Json, relay: Reply, ours: Reply, ws: boolean): string | undefined {
+export function keptDifference(request: Json, relay: Reply, ours: Reply, ws: boolean, earlier: readonly string[] = []): string | undefined {
   const req = parsedRequest(request);
-  if (ws && relay.timedOut && errorOf(ours.json) !== undefined) return 'relay-ws-no-answer';
+  if (ws && (relay.timedOut || relay.text === NO_REPLY) && ours.json !== undefined) return 'relay-ws-no-answer';
+  if (
+    earlier.includes('several-subscribe-addresses') && isObject(req) && req.method === 'eth_unsubscribe' &&
+    (relay.json as ErrorBody)?.result === false && (ours.json as ErrorBody)?.result === true
+  ) {
+    return 'unsubscribe-of-a-kept-subscription';
+  }
   if (relay.status === 0 || ours.status === 0) return undefined;
   const body = BODY_RULES.find((r) => r.kept(req, relay.json, ours.json, relay.status))?.name;
   if (body) return body;

@@ -56,13 +56,26 @@ test('rpc difftest: the differences kept on purpose are named, any other is not 
   const relayBatch = reply(`[${chainAnswer},{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Method 123 not found"}}]`);
   assert.equal(keptDifference([chain, numeric], relayBatch, reply(`[${chainAnswer},${invalid(7).text}]`), false), 'method-not-a-string');
   assert.equal(keptDifference([chain, numeric], relayBatch, reply(`[{"jsonrpc":"2.0","id":2,"result":"0x128"},${invalid(7).text}]`), false), undefined);
+  // net_version with an object as params, in a batch: the relay's internal error
+  const version = { jsonrpc: '2.0', id: 3, method: 'net_version', params: {} };
+  const relayVersion = reply('[{"error":{"code":-32603,"message":"[Request ID: x] Error invoking RPC: rpcParams is not iterable"},"jsonrpc":"2.0","id":3}]');
+  assert.equal(keptDifference([version], relayVersion, reply('[{"result":"295","jsonrpc":"2.0","id":3}]'), false), 'relay-params-not-iterable');
   // the same answers for another request are a difference
   assert.equal(keptDifference([chain], reply('[]'), invalid(null), false), undefined);
   assert.equal(keptDifference(chain, reply(chainAnswer), reply('{"jsonrpc":"2.0","id":2,"result":"0x128"}'), false), undefined);
   // over a WebSocket the relay's ws-server drops some messages unanswered
-  const silent: Reply = { status: 0, text: '', json: undefined, ms: 40_000, timedOut: true };
+  const silent: Reply = { status: 200, text: '(no answer)', json: undefined, ms: 10_000, timedOut: false };
   assert.equal(keptDifference(null, silent, invalid(null), true), 'relay-ws-no-answer');
-  assert.equal(keptDifference(null, silent, invalid(null), false), undefined);
+  assert.equal(keptDifference(chain, silent, reply(chainAnswer), true), 'relay-ws-no-answer');
+  assert.equal(keptDifference(chain, silent, reply(chainAnswer), false), undefined, 'only over a WebSocket');
+  // several addresses in a logs subscription (the ws-server's default: one), and its unsubscribe after
+  const subscribe = { jsonrpc: '2.0', id: 5, method: 'eth_subscribe', params: ['logs', { address: [address(1), address(2)] }] };
+  const oneOnly = reply('{"error":{"code":-32602,"message":"Invalid parameter filters.address: Only one contract address is allowed"},"jsonrpc":"2.0","id":5}');
+  assert.equal(keptDifference(subscribe, oneOnly, reply('{"result":"0x25937bc28f57728fa77c8d1339c1dd96","jsonrpc":"2.0","id":5}'), true), 'several-subscribe-addresses');
+  const unsubscribe = { jsonrpc: '2.0', id: 6, method: 'eth_unsubscribe', params: ['0x25937bc28f57728fa77c8d1339c1dd96'] };
+  const [no, yes] = [reply('{"result":false,"jsonrpc":"2.0","id":6}'), reply('{"result":true,"jsonrpc":"2.0","id":6}')];
+  assert.equal(keptDifference(unsubscribe, no, yes, true, ['several-subscribe-addresses']), 'unsubscribe-of-a-kept-subscription');
+  assert.equal(keptDifference(unsubscribe, no, yes, true), undefined, 'not after a subscription both took');
 });
 
 test('rpc difftest: first difference names the path', () => {
