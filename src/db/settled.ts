@@ -11,32 +11,24 @@
  * trip) or during a network cut (where it waited out the connection timeout before a request that
  * reads nothing could answer). A failing read makes no answer settled until the next.
  */
+import { type Block, newestBlock } from './blocks.ts';
 import type { Db } from './db.ts';
 import { factStore } from './facts.ts';
 import { activePin } from './pin.ts';
-import { sql } from './sql.ts';
 
 const REFRESH_MS = 1000;
 
-/** The newest record file of a server: its consensus end (ns) and its block number. */
-export interface Settled {
-  end: bigint;
-  /** undefined where the row has none. */
-  index: bigint | undefined;
-}
-
-/** The newest record file where `db` sends the statement; undefined without one, or when the read fails. */
-export async function readSettled(db: Db): Promise<Settled | undefined> {
+/** The newest block where `db` sends the statement (blocks.ts); undefined without one, or when the read fails. */
+export async function readSettled(db: Db): Promise<Block | undefined> {
   try {
-    const rows = await db.query<{ consensus_end: string; index: string | null }>(
-      sql`select consensus_end, index from record_file order by consensus_end desc limit 1`,
-    );
-    const row = rows[0];
-    return row === undefined ? undefined : { end: BigInt(row.consensus_end), index: row.index === null || row.index === undefined ? undefined : BigInt(row.index) };
+    return await newestBlock(db);
   } catch {
     return undefined;
   }
 }
+
+/** A block's consensus end as a number (undefined for none): how far a server is settled. */
+export const settledEnd = (block: Block | undefined): bigint | undefined => (block === undefined ? undefined : BigInt(block.consensus_end));
 
 /** A reader of one server's value: readSettled, as run on that server (a failure counts as undefined). */
 export type SettledReader<T> = () => Promise<T | undefined>;
@@ -45,7 +37,7 @@ export type SettledReader<T> = () => Promise<T | undefined>;
  * One server's value, read afresh when older than `refreshMs`; concurrent callers share one read, and
  * only a caller with no value yet waits for it.
  */
-export class SettledMemo<T = Settled> {
+export class SettledMemo<T = Block> {
   #value: T | undefined;
   #readAt = -Infinity;
   #reading: Promise<T | undefined> | undefined;
@@ -81,7 +73,7 @@ export class SettledMemo<T = Settled> {
 const ANY_SERVER = '';
 
 /** Every memo of `db`: one per server and refresh interval, shared by all its users in the process. */
-const memosOf = (db: Db): Map<string, SettledMemo<Settled>> => factStore(db, 'settled.memos', () => new Map());
+const memosOf = (db: Db): Map<string, SettledMemo<Block>> => factStore(db, 'settled.memos', () => new Map());
 
 /**
  * The settled value of the server the running work is pinned to (activePin), or of `db`'s one server
@@ -89,7 +81,7 @@ const memosOf = (db: Db): Map<string, SettledMemo<Settled>> => factStore(db, 'se
  * and the newest-first split read it at most once per `refreshMs` per server together. A read that ran
  * on another server than the pin's (its server went away meanwhile) counts as no value.
  */
-export function settledHere(db: Db, refreshMs = REFRESH_MS): Promise<Settled | undefined> {
+export function settledHere(db: Db, refreshMs = REFRESH_MS): Promise<Block | undefined> {
   const pin = activePin();
   const key = `${pin?.server ?? ANY_SERVER} ${refreshMs}`;
   const memos = memosOf(db);

@@ -7,9 +7,9 @@
  * filter's lifetime. A new filter counts against its client's limit (filterStore.ts).
  */
 import type { Config } from '../config/config.ts';
+import { type Block, blockByNumber, blocksAfter, newestBlock } from '../db/blocks.ts';
 import type { Db } from '../db/db.ts';
 import { type MethodAnswer, jsonAnswer } from './answer.ts';
-import { blockByNumber, blocksAfter, latestBlock } from './blocks.ts';
 import { rpcErrors } from './errors.ts';
 import { type FilterStore, type StoredFilter, newFilterId } from './filterStore.ts';
 import { type PagesProgress, logPages } from './logPages.ts';
@@ -29,10 +29,12 @@ export interface FilterContext {
   client: string;
 }
 
+const numberOfBlock = (block: Block | undefined): bigint | undefined => block && BigInt(block.number);
+
 /** A block parameter's number: tags and missing values the newest block's, `earliest` block 0's (if it exists). */
 async function numberOf(db: Db, tag: string): Promise<bigint | undefined> {
-  if (LATEST_TAGS.includes(tag)) return (await latestBlock(db))?.number;
-  if (tag === 'earliest') return (await blockByNumber(db, 0n))?.number;
+  if (LATEST_TAGS.includes(tag)) return numberOfBlock(await newestBlock(db));
+  if (tag === 'earliest') return numberOfBlock(await blockByNumber(db, 0n));
   return BigInt(tag);
 }
 
@@ -100,7 +102,7 @@ export async function getFilterChanges(context: FilterContext, params: unknown):
   }
   const after = filter.lastQueried ?? Number(filter.params.blockAtCreation);
   const blocks = await blocksAfter(db, BigInt(after), BLOCKS_PER_CHANGE);
-  const last = blocks.length > 0 ? blocks[blocks.length - 1]!.number : await latestNumber(db);
+  const last = blocks.length > 0 ? BigInt(blocks[blocks.length - 1]!.number) : await latestNumber(db);
   await filters.set(id, { ...filter, lastQueried: Number(last) });
   return jsonAnswer(blocks.map((block) => `0x${block.hash}`));
 }

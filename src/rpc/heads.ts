@@ -5,34 +5,17 @@
  * transactions and transactionsRoot need the fee schedule and every receipt of the block, which this
  * endpoint does not read: they are left out (docs/compatibility.md).
  */
-import type { Db } from '../db/db.ts';
-import { sql } from '../db/sql.ts';
+import type { Block } from '../db/blocks.ts';
 import { quantity } from './logView.ts';
-
-interface HeadRow {
-  index: string;
-  hash: string;
-  prev_hash: string;
-  consensus_start: string;
-  gas_used: string | null;
-  logs_bloom: string | null;
-  size: number | null;
-}
 
 const EMPTY_BLOOM = `0x${'0'.repeat(512)}`;
 const ZERO_32 = `0x${'0'.repeat(64)}`;
 
-/** Record files after block `after`, oldest first, at most `limit`. */
-export function headsAfter(db: Db, after: bigint, limit: number): Promise<HeadRow[]> {
-  return db.query<HeadRow>(sql`select index::text as index, hash, prev_hash, consensus_start::text as consensus_start,
-    gas_used::text as gas_used, logs_bloom, size from record_file where index > ${after.toString()} order by record_file.index limit ${limit}`);
-}
-
 /** The block header's JSON text (the relay's newHeads result, its `jsonrpc` key included). */
-export function headJson(row: HeadRow): string {
+export function headJson(row: Block): string {
   const head = {
     timestamp: quantity(BigInt(row.consensus_start) / 1_000_000_000n),
-    number: quantity(row.index),
+    number: quantity(row.number),
     hash: `0x${row.hash.substring(0, 64)}`,
     difficulty: '0x0',
     extraData: '0x',

@@ -79,7 +79,7 @@ function json(rows: readonly LogRow[], progress: PagesProgress | undefined, cont
   const blocks = pageBlocks(rows);
   const text = rpcLogPageBytes(rows, (row) => blocks.get(row.consensus_timestamp), continued);
   const last = rows.length > 0 ? blocks.get(rows[rows.length - 1]!.consensus_timestamp) : undefined;
-  if (progress && last !== undefined) progress.lastBlock = BigInt(last.index);
+  if (progress && last !== undefined) progress.lastBlock = BigInt(last.number);
   return text;
 }
 

@@ -8,12 +8,12 @@
  * (src/contracts/common/resolve.ts), the topics the listing's topic values (OR within a position).
  */
 import type { Config } from '../config/config.ts';
+import { type Block, blockByHashPrefix, blockByNumber, newestBlock } from '../db/blocks.ts';
 import type { Db } from '../db/db.ts';
 import { contractListingRef, parseContractPath } from '../http/request/contract.ts';
 import { resolveContracts } from '../contracts/common/resolve.ts';
 import { TOPIC_KEYS, type TopicKey, topicValues } from '../contracts/logs/params.ts';
 import type { Filter } from '../http/request/filters.ts';
-import { type Block, blockByHash, blockByNumber, latestBlock } from './blocks.ts';
 import { rpcErrors } from './errors.ts';
 import { quantity } from './logView.ts';
 import type { LogFilterParams } from './params.ts';
@@ -36,16 +36,16 @@ const isLatest = (tag: string | undefined | null): boolean => tag === undefined 
 const ZERO_ADDRESS = /^0x0{40}$/i;
 
 async function blockAt(db: Db, tag: string): Promise<Block | undefined> {
-  if (tag === 'latest') return latestBlock(db);
+  if (tag === 'latest') return newestBlock(db);
   if (tag === 'earliest') return blockByNumber(db, 0n);
   return blockByNumber(db, BigInt(tag));
 }
 
 /** The newest block's number, or the relay's error when there is none. */
 export async function latestNumber(db: Db): Promise<bigint> {
-  const latest = await latestBlock(db);
+  const latest = await newestBlock(db);
   if (latest === undefined) throw rpcErrors.latestBlock();
-  return latest.number;
+  return BigInt(latest.number);
 }
 
 /** A consensus timestamp as the mirror node's /blocks write it: seconds.nanoseconds. */
@@ -66,8 +66,8 @@ function settled<T>(result: PromiseSettledResult<T>): T {
 /** The consensus range of a filter, or undefined when a block it names does not exist (no logs). */
 export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: RangeLimits): Promise<Pick<LogSearch, 'from' | 'to' | 'blocks'> | undefined> {
   if (filter.blockHash) {
-    const block = await blockByHash(db, filter.blockHash.slice(2));
-    return block && { from: block.start, to: block.end, blocks: 1n };
+    const block = await blockByHashPrefix(db, filter.blockHash.slice(2).toLowerCase());
+    return block && { from: BigInt(block.consensus_start), to: BigInt(block.consensus_end), blocks: 1n };
   }
   const toBlock = isLatest(filter.toBlock) ? 'latest' : filter.toBlock!;
   const fromBlock = isLatest(filter.fromBlock) ? 'latest' : filter.fromBlock!;
@@ -81,18 +81,21 @@ export async function consensusRangeOf(db: Db, filter: LogFilterParams, limits: 
   if (toBlock !== 'latest' && Number(toBlock) !== Number(settled(latest)) && !filter.fromBlock) throw rpcErrors.missingFromBlock();
   const first = settled(firstRead);
   if (first === undefined) return undefined;
-  if (fromBlock === toBlock) return { from: first.start, to: first.end, blocks: 1n };
+  const from = BigInt(first.consensus_start);
+  if (fromBlock === toBlock) return { from, to: BigInt(first.consensus_end), blocks: 1n };
   const last = settled(lastRead);
   if (last === undefined) return undefined;
+  const to = BigInt(last.consensus_end);
+  const [firstNumber, lastNumber] = [BigInt(first.number), BigInt(last.number)];
   // the relay subtracts the /blocks timestamps as numbers of seconds, before it compares the blocks
-  const [fromTimestamp, toTimestamp] = [blockTimestamp(first.start), blockTimestamp(last.end)];
+  const [fromTimestamp, toTimestamp] = [blockTimestamp(from), blockTimestamp(to)];
   if (limits.timestampRangeLimit > 0 && Number(toTimestamp) - Number(fromTimestamp) > limits.timestampRangeLimit) {
-    throw rpcErrors.timestampRangeTooLarge(limits.timestampRangeLimit, quantity(first.number), fromTimestamp, quantity(last.number), toTimestamp);
+    throw rpcErrors.timestampRangeTooLarge(limits.timestampRangeLimit, quantity(firstNumber), fromTimestamp, quantity(lastNumber), toTimestamp);
   }
-  if (first.number > last.number) throw rpcErrors.invalidBlockRange();
+  if (firstNumber > lastNumber) throw rpcErrors.invalidBlockRange();
   const single = Array.isArray(filter.address) ? filter.address.length === 1 : typeof filter.address === 'string' && filter.address !== '';
-  if (!single && last.number - first.number > BigInt(limits.blockRangeLimit)) throw rpcErrors.rangeTooLarge(limits.blockRangeLimit);
-  return { from: first.start, to: last.end, blocks: last.number - first.number + 1n };
+  if (!single && lastNumber - firstNumber > BigInt(limits.blockRangeLimit)) throw rpcErrors.rangeTooLarge(limits.blockRangeLimit);
+  return { from, to, blocks: lastNumber - firstNumber + 1n };
 }
 
 /** The topic values of a filter's `topics` (null: any; an array: any of its values, so any when one is null). */

@@ -5,7 +5,8 @@
  * item (src/contracts/logs/view.ts), so that the rows and rules are the REST routes'.
  */
 import { logAddress } from '../contracts/common/log.ts';
-import type { LogRow, RecordFileRow } from '../contracts/logs/rows.ts';
+import type { LogRow } from '../contracts/logs/rows.ts';
+import type { ItemBlock } from '../db/blocks.ts';
 import { blockHashOf, blockNumberOf } from '../contracts/common/blockFields.ts';
 import type { LogView } from '../contracts/logs/view.ts';
 
@@ -69,9 +70,9 @@ const FIXED_BOUND = DATA.length + LOG_INDEX.length + 16 + TOPICS.length + TRANSA
  * this for pages of 1,000 logs (each log a rope of a dozen pieces, made flat, then copied), and made
  * the young generation's collections that much busier.
  */
-export function rpcLogPageBytes(rows: readonly LogRow[], blockOf: (row: LogRow) => RecordFileRow | undefined, continued = false): Buffer {
+export function rpcLogPageBytes(rows: readonly LogRow[], blockOf: (row: LogRow) => ItemBlock | undefined, continued = false): Buffer {
   const addresses = new Map<string, Buffer>();
-  const blocks = new Map<RecordFileRow | undefined, Buffer>();
+  const blocks = new Map<ItemBlock | undefined, Buffer>();
   const heads: Buffer[] = new Array(rows.length * 2);
   let bound = rows.length;
   for (let i = 0; i < rows.length; i++) {

@@ -7,11 +7,12 @@
  * that has new blocks (HeadsHub).
  */
 import type { Config } from '../config/config.ts';
+import { blocksAfter } from '../db/blocks.ts';
 import type { Db } from '../db/db.ts';
 import { FILES_PER_TICK, type FeedSubscriber, type LiveLog, type LogFeed } from '../contracts/logs/live/feed.ts';
 import { feedOf } from '../contracts/logs/live/stream.ts';
 import { TOPIC_KEYS, type TopicKey } from '../contracts/logs/params.ts';
-import { headJson, headsAfter } from './heads.ts';
+import { headJson } from './heads.ts';
 import { rpcLogJson } from './logView.ts';
 
 /** Where a subscription's notifications go; false: the connection is gone or too slow (the subscription ends). */
@@ -97,11 +98,11 @@ class HeadsHub {
     const after = this.last ?? this.feed.throughBlock;
     if (after === undefined) return;
     this.reading = true;
-    headsAfter(this.db, after, FILES_PER_TICK)
+    blocksAfter(this.db, after, FILES_PER_TICK)
       .then(
         (rows) => {
           for (const row of rows) {
-            const head = { number: BigInt(row.index), text: headJson(row) };
+            const head = { number: BigInt(row.number), text: headJson(row) };
             for (const listener of [...this.listeners]) {
               if (listener.since !== undefined && head.number <= listener.since) continue;
               listener.since = head.number;

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type ResultRow, resultJson, resultView } from '../../src/contracts/common/result.ts';
-import type { LogRow, RecordFileRow } from '../../src/contracts/logs/rows.ts';
+import type { LogRow } from '../../src/contracts/logs/rows.ts';
+import type { ItemBlock } from '../../src/db/blocks.ts';
 import { logJson, logView } from '../../src/contracts/logs/view.ts';
 import { encodeEntityId } from '../../src/format/entityId.ts';
 import { Encoded, toJson } from '../../src/format/json.ts';
@@ -40,14 +41,14 @@ function logRow(): LogRow {
     evm_address: maybe(hexOf(20)),
     block_consensus_start: null,
     block_consensus_end: null,
-    block_index: null,
+    block_number: null,
     block_hash: null,
   };
 }
 
-function block(): RecordFileRow | undefined {
+function block(): ItemBlock | undefined {
   if (rnd() < 0.2) return undefined;
-  return { consensus_start: '1', consensus_end: '2', index: int8Text(), hash: pick([hexOf(48), '', 'odd"hash\\']) };
+  return { consensus_start: '1', consensus_end: '2', number: int8Text(), hash: pick([hexOf(48), '', 'odd"hash\\']), gas_used: null };
 }
 
 function resultRow(): ResultRow {

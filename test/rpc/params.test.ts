@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { RpcError } from '../../src/rpc/errors.ts';
 import { filterParam, hexParam, subscribeLogsParam } from '../../src/rpc/params.ts';
 import { hash32, quantity, rpcLogJson, rpcLogPageBytes } from '../../src/rpc/logView.ts';
-import type { LogRow, RecordFileRow } from '../../src/contracts/logs/rows.ts';
+import type { LogRow } from '../../src/contracts/logs/rows.ts';
+import type { ItemBlock } from '../../src/db/blocks.ts';
 import { logView } from '../../src/contracts/logs/view.ts';
 import { topicsOf } from '../../src/rpc/logSearch.ts';
 
@@ -114,11 +115,11 @@ test('a log straight from its row is the listings item shown as the relay shows 
     evm_address: null,
     block_consensus_start: null,
     block_consensus_end: null,
-    block_index: null,
+    block_number: null,
     block_hash: null,
   };
-  const block: RecordFileRow = { consensus_start: '1700000000000000000', consensus_end: '1700000000000000009', index: '9007199254740993', hash: 'e'.repeat(96) };
-  const cases: [LogRow, RecordFileRow | undefined][] = [
+  const block: ItemBlock = { consensus_start: '1700000000000000000', consensus_end: '1700000000000000009', number: '9007199254740993', hash: 'e'.repeat(96), gas_used: null };
+  const cases: [LogRow, ItemBlock | undefined][] = [
     [row, block],
     [{ ...row, evm_address: '00'.repeat(19) + '07', transaction_index: 0, data: '', transaction_hash: null }, block],
     [row, undefined],

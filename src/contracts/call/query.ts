@@ -2,12 +2,13 @@
  * The statements of the call family: one call in full, for /contracts/{id}/results/{timestamp} and
  * /contracts/results/{transactionIdOrHash}, and the transaction lookups of the latter. Nothing of HTTP.
  */
+import { type ItemBlock, blockOfTimestampSql } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { findCallSplit } from './split.ts';
 import { type Sql, sql } from '../../db/sql.ts';
 import type { HexBytes } from '../../format/hex.ts';
-import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
+import type { CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
 import { type CallKey, type CallRows, RESULT_COLUMNS } from './rows.ts';
 
 /** The involvement row: the payer and the contracts of the transaction (all, when the list is empty). */
@@ -19,6 +20,8 @@ const involvement = (key: CallKey) => sql`inv as (
 const involvedContract = (column: Sql) => sql`(cardinality(inv.contract_ids) = 0 or ${column} = any(inv.contract_ids))`;
 
 type HeadRow = Partial<DetailedResultRow> & { [column: `eth_${string}` | `block_${string}`]: unknown };
+
+const BLOCK_FIELDS = ['number', 'consensus_start', 'consensus_end', 'hash', 'gas_used'] as const;
 
 const ETH_FIELDS = [
   'access_list', 'call_data', 'call_data_id', 'chain_id', 'consensus_timestamp', 'gas_limit', 'gas_price', 'max_fee_per_gas',
@@ -36,7 +39,8 @@ export async function findCall(db: Db, key: CallKey): Promise<CallRows> {
   const ts = key.timestamp.toString();
   const [heads, logs, stateChanges] = await Promise.all([
     db.query<HeadRow>(sql`with ${involvement(key)}
-      select 1 as involved, r.*, eth.*, rf.*
+      select 1 as involved, r.*, eth.*, rf.number as block_number, rf.consensus_start as block_consensus_start,
+        rf.consensus_end as block_consensus_end, rf.hash as block_hash, rf.gas_used as block_gas_used
       from inv
       left join lateral (
         select ${RESULT_COLUMNS}, (select e.evm_address from entity e where e.id = cr.contract_id) as evm_address
@@ -56,10 +60,7 @@ export async function findCall(db: Db, key: CallKey): Promise<CallRows> {
         where etht.consensus_timestamp = ${ts} and etht.payer_account_id = inv.payer_account_id
         limit 1
       ) eth on true
-      left join lateral (
-        select hash as block_hash, index as block_index, gas_used as block_gas_used from record_file
-        where consensus_end >= ${ts} order by consensus_end limit 1
-      ) rf on true`),
+      left join lateral (${blockOfTimestampSql(ts)}) rf on true`),
     db.query<CallLogRow>(sql`with ${involvement(key)}
       select cl.bloom, cl.contract_id, cl.data, cl.index, cl.topic0, cl.topic1, cl.topic2, cl.topic3, e.evm_address
       from inv
@@ -77,7 +78,7 @@ export async function findCall(db: Db, key: CallKey): Promise<CallRows> {
   if (head === undefined) return { involved: false, result: undefined, eth: undefined, block: undefined, logs, stateChanges };
   const result = head.consensus_timestamp == null ? undefined : (head as DetailedResultRow);
   const eth = head.eth_consensus_timestamp == null ? undefined : (Object.fromEntries(ETH_FIELDS.map((f) => [f, head[`eth_${f}`]])) as unknown as EthereumRow);
-  const block = head.block_hash == null ? undefined : ({ hash: head.block_hash, index: head.block_index, gas_used: head.block_gas_used } as BlockRow);
+  const block = head.block_hash == null ? undefined : (Object.fromEntries(BLOCK_FIELDS.map((f) => [f, head[`block_${f}`]])) as unknown as ItemBlock);
   return { involved: true, result, eth, block, logs, stateChanges };
 }
 

@@ -1,6 +1,7 @@
 /** What the call statements read (query.ts, and its Citus-safe form split.ts): the result's columns and the rows of a call. */
+import type { ItemBlock } from '../../db/blocks.ts';
 import { sql } from '../../db/sql.ts';
-import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
+import type { CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
 
 export const RESULT_COLUMNS = sql`cr.amount, cr.bloom, cr.call_result, cr.consensus_timestamp, cr.contract_id,
   cr.created_contract_ids, cr.error_message, cr.failed_initcode, cr.function_parameters,
@@ -21,7 +22,7 @@ export interface CallRows {
   involved: boolean;
   result: DetailedResultRow | undefined;
   eth: EthereumRow | undefined;
-  block: BlockRow | undefined;
+  block: ItemBlock | undefined;
   logs: CallLogRow[];
   stateChanges: StateChangeRow[];
 }

@@ -2,12 +2,13 @@
  * findCall in the Citus-safe form (src/db/layout.ts): the involvement row first, then every other
  * statement with the payer and the contracts as values, so that each distributed table is filtered
  * on its distribution column (contract_id, payer_account_id) by a value, and the block read from the
- * coordinator-local record_file in a statement of its own. One round trip more than the v1 form.
+ * coordinator-local record_file in a statement of its own (src/db/blocks.ts). One round trip more than the v1 form.
  */
+import { blockOfTimestamp } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { type Sql, and, sql } from '../../db/sql.ts';
 import { type CallKey, type CallRows, RESULT_COLUMNS } from './rows.ts';
-import type { BlockRow, CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
+import type { CallLogRow, DetailedResultRow, EthereumRow, StateChangeRow } from '../common/detailedResult.ts';
 
 interface Involvement {
   payer_account_id: string | null;
@@ -33,7 +34,7 @@ export async function findCallSplit(db: Db, key: CallKey): Promise<CallRows> {
           // shards to those of the named contracts (an AND over `any(...)` and an OR reached all 16)
           [sql`(csc.contract_id = ${path} or (csc.contract_id = any(${contracts}::bigint[]) and csc.migration is false))`];
   const payer = inv.payer_account_id;
-  const [results, eths, blocks, logs, stateChanges] = await Promise.all([
+  const [results, eths, block, logs, stateChanges] = await Promise.all([
     // the address joined (entity is co-located on the contract's id): as a correlated subquery Citus sent
     // the statement to every shard
     db.query<DetailedResultRow>(sql`select ${RESULT_COLUMNS}, e.evm_address
@@ -50,7 +51,7 @@ export async function findCallSplit(db: Db, key: CallKey): Promise<CallRows> {
         join transaction t on t.consensus_timestamp = etht.consensus_timestamp and t.payer_account_id = etht.payer_account_id
         where etht.consensus_timestamp = ${ts} and etht.payer_account_id = ${payer} and t.payer_account_id = ${payer}
         limit 1`),
-    db.query<BlockRow>(sql`select hash, index, gas_used from record_file where consensus_end >= ${ts} order by consensus_end limit 1`),
+    blockOfTimestamp(db, ts),
     db.query<CallLogRow>(sql`select cl.bloom, cl.contract_id, cl.data, cl.index, cl.topic0, cl.topic1, cl.topic2, cl.topic3, e.evm_address
       from contract_log cl
       left join entity e on e.id = cl.contract_id
@@ -62,5 +63,5 @@ export async function findCallSplit(db: Db, key: CallKey): Promise<CallRows> {
       ${where([sql`csc.consensus_timestamp = ${ts}`, ...stateScope])}
       order by csc.contract_id, csc.slot`),
   ]);
-  return { involved: true, result: results[0], eth: eths[0], block: blocks[0], logs, stateChanges };
+  return { involved: true, result: results[0], eth: eths[0], block, logs, stateChanges };
 }

@@ -23,7 +23,7 @@ import type { Db } from '../../db/db.ts';
 import { factStore } from '../../db/facts.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { activePin } from '../../db/pin.ts';
-import { readSettled, settledHere } from '../../db/settled.ts';
+import { readSettled, settledEnd, settledHere } from '../../db/settled.ts';
 
 /** Addresses kept per database: an id and a key of about 60 characters each, a few MB in all. */
 export const MAX_HINTS = 20_000;
@@ -69,12 +69,12 @@ export async function lookUpHinted<T extends readonly unknown[]>(db: Db, key: st
   if (hint !== undefined && 'id' in hint) {
     const confirmed = await lookup.byHint(hint.id);
     if (confirmed !== undefined) return confirmed;
-  } else if (hint !== undefined && hint.server === server && (await readSettled(db))?.end === hint.absentThrough) {
+  } else if (hint !== undefined && hint.server === server && settledEnd(await readSettled(db)) === hint.absentThrough) {
     return [] as unknown as T;
   }
   if (hint !== undefined) hints!.delete(key);
   // read before the lookup: a bound of what it saw
-  const through = server === undefined ? undefined : (await settledHere(db))?.end;
+  const through = server === undefined ? undefined : settledEnd(await settledHere(db));
   const answer = await lookup.byAddress();
   const next = hints && lookup.hintOf(answer);
   if (next !== undefined) hints!.set(key, { id: next });

@@ -5,9 +5,9 @@
  * end. The request is then answered as the same request with that timestamp range instead (and
  * intersected with its own `timestamp` filters), so its answer, links included, is exactly that one.
  */
+import { blockSpan } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { INT64, type Operator, type Range, narrow, emptyRange } from '../../db/range.ts';
-import { type Sql, sql } from '../../db/sql.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { badRequest } from '../../http/request/errors.ts';
 import { invalidParameter } from '../../http/request/messages.ts';
@@ -46,14 +46,9 @@ export async function consensusRange(db: Db, blocks: Range<bigint>): Promise<{ f
   const lower = eq?.[0] ?? blocks.lower?.value;
   const upper = eq?.[0] ?? blocks.upper?.value;
   if (lower !== undefined && upper !== undefined && lower > upper) return undefined;
-  const parts: Sql[] = [];
-  if (lower !== undefined) parts.push(sql`(select consensus_start from record_file where index >= ${lower.toString()} order by index limit 1) as start`);
-  else parts.push(sql`null::bigint as start`);
-  if (upper !== undefined) parts.push(sql`(select consensus_end from record_file where index <= ${upper.toString()} order by index desc limit 1) as end`);
-  else parts.push(sql`null::bigint as end`);
-  const [row] = await db.query<{ start: string | null; end: string | null }>(sql`select ${parts[0]!}, ${parts[1]!}`);
-  const from = row?.start === null || row?.start === undefined ? undefined : BigInt(row.start);
-  const to = row?.end === null || row?.end === undefined ? undefined : BigInt(row.end);
+  const span = await blockSpan(db, lower, upper);
+  const from = span.start === null ? undefined : BigInt(span.start);
+  const to = span.end === null ? undefined : BigInt(span.end);
   if ((lower !== undefined && from === undefined) || (upper !== undefined && to === undefined)) return undefined;
   if (from !== undefined && to !== undefined && from > to) return undefined;
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };

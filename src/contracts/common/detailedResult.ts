@@ -4,6 +4,7 @@
  * /contracts/{id}/results/{timestamp} and /contracts/results/{transactionIdOrHash} (34 keys, with
  * logs and state changes). Rows in, JSON-ready object out, keys in the reference's order.
  */
+import type { ItemBlock } from '../../db/blocks.ts';
 import { entityIdToString, longZeroAddress } from '../../format/entityId.ts';
 import { type HexBytes, hex, hexPadded } from '../../format/hex.ts';
 import { int8 } from '../../format/json.ts';
@@ -41,13 +42,6 @@ export interface EthereumRow {
   recovery_id: number | null;
   to_address: HexBytes | null;
   value: HexBytes | null;
-}
-
-/** The block of a result: its record file. */
-export interface BlockRow {
-  hash: string;
-  index: string;
-  gas_used: string | null;
 }
 
 /** A log of the call (contract_log with its contract's evm_address). */
@@ -114,7 +108,7 @@ const stateChangeView = (change: StateChangeRow) => ({
 export function detailedResult(
   row: DetailedResultRow,
   eth: EthereumRow | undefined,
-  block: BlockRow | undefined,
+  block: ItemBlock | undefined,
   single?: SingleParts,
 ): Record<string, unknown> {
   const result = resultName(row.transaction_result);

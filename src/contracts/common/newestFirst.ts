@@ -14,7 +14,7 @@ import { factStore } from '../../db/facts.ts';
 import { dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, narrow } from '../../db/range.ts';
 import type { Order } from '../../db/sql.ts';
-import { settledHere } from '../../db/settled.ts';
+import { settledEnd, settledHere } from '../../db/settled.ts';
 
 /** The part of the range a step reads: from `from` (inclusive) to `before` (exclusive) or `through` (inclusive), each where given. */
 export interface Part {
@@ -78,7 +78,7 @@ const historyOf = (db: Db): LRUCache<string, bigint> => factStore(db, 'newestFir
  */
 export async function splitAt(db: Db, spanNs: bigint): Promise<Split | undefined> {
   if (dbLayout(db)?.partitioned !== true) return undefined;
-  const end = (await settledHere(db))?.end;
+  const end = settledEnd(await settledHere(db));
   return end === undefined ? undefined : { at: end - spanNs, ceiling: end + CEILING_MARGIN_NS };
 }
 

@@ -1,22 +1,21 @@
 /**
  * The record file (block) of each log of a page. The page's statement brings each log's candidate
  * file along (query.ts); the Citus-safe form (src/db/layout.ts) reads them in a statement of its own
- * (withBlocks: record_file is a coordinator-local table in v2). assignRecordFiles then attributes
- * the candidates as the reference does.
+ * (withBlocks: record_file is a coordinator-local table in v2), through src/db/blocks.ts.
+ * assignRecordFiles then attributes the candidates as the reference does.
  */
 import { LRUCache } from 'lru-cache';
+import { type ItemBlock, blockSearchEnd, blocksEndingBetween, blocksOfTimestamps } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { factStore } from '../../db/facts.ts';
-import { sql } from '../../db/sql.ts';
-import type { RecordFileRow, LogRow } from './rows.ts';
+import type { LogRow } from './rows.ts';
 import { compareDecimal } from '../../format/decimal.ts';
-import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 
 /** Timestamps whose record file is kept per database and process: a page of 100 logs is at most 100. */
 export const MAX_BLOCK_TIMESTAMPS = 50_000;
 
-const blocksOf = (db: Db): LRUCache<string, RecordFileRow> =>
-  factStore(db, 'logBlocks', () => new LRUCache<string, RecordFileRow>({ max: MAX_BLOCK_TIMESTAMPS }));
+const blocksOf = (db: Db): LRUCache<string, ItemBlock> =>
+  factStore(db, 'logBlocks', () => new LRUCache<string, ItemBlock>({ max: MAX_BLOCK_TIMESTAMPS }));
 
 /**
  * The candidate record file of each distinct timestamp of the page, as logsSql's single statement
@@ -31,28 +30,16 @@ const blocksOf = (db: Db): LRUCache<string, RecordFileRow> =>
 export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint): Promise<LogRow[]> {
   if (rows.length === 0) return rows;
   const timestamps = [...new Set(rows.map((r) => r.consensus_timestamp))];
-  const searchEnd = recordFileSearchEnd(timestamps, closeIntervalNs);
+  const searchEnd = blockSearchEnd(timestamps, closeIntervalNs);
   const cache = blocksOf(db);
-  const byTimestamp = new Map<string, RecordFileRow>();
+  const byTimestamp = new Map<string, ItemBlock>();
   const unknown: string[] = [];
   for (const t of timestamps) {
     const file = cache.get(t);
     if (file === undefined) unknown.push(t);
     else if (compareDecimal(file.consensus_end, searchEnd) <= 0) byTimestamp.set(t, file);
   }
-  const files =
-    unknown.length === 0
-      ? []
-      : await db.query<{ ts: string; consensus_start: string; consensus_end: string; index: string; hash: string }>(
-          sql`select t.ts::text as ts, r.consensus_start, r.consensus_end, r.index, r.hash
-    from unnest(${unknown}::bigint[]) as t(ts)
-    cross join lateral (
-      select consensus_start, consensus_end, index, hash from record_file
-      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
-      order by consensus_end
-      limit 1
-    ) r`,
-        );
+  const files = unknown.length === 0 ? [] : await blocksOfTimestamps(db, unknown, searchEnd);
   for (const { ts, ...file } of files) {
     byTimestamp.set(ts, file);
     if (compareDecimal(file.consensus_start, ts) <= 0) cache.set(ts, file);
@@ -61,12 +48,12 @@ export async function withBlocks(db: Db, rows: LogRow[], closeIntervalNs: bigint
 }
 
 /** Each row with the record file of its timestamp in `byTimestamp`, or none. */
-function withFiles(rows: LogRow[], byTimestamp: ReadonlyMap<string, RecordFileRow>): LogRow[] {
+function withFiles(rows: LogRow[], byTimestamp: ReadonlyMap<string, ItemBlock>): LogRow[] {
   for (const row of rows) {
     const file = byTimestamp.get(row.consensus_timestamp);
     row.block_consensus_start = file?.consensus_start ?? null;
     row.block_consensus_end = file?.consensus_end ?? null;
-    row.block_index = file?.index ?? null;
+    row.block_number = file?.number ?? null;
     row.block_hash = file?.hash ?? null;
   }
   return rows;
@@ -92,12 +79,7 @@ export async function withBlocksInRange(db: Db, rows: LogRow[], closeIntervalNs:
   const latest = timestamps[timestamps.length - 1]!;
   const spans = (BigInt(latest) - BigInt(earliest)) / (blockNs > 0n ? blockNs : 1n) + 1n;
   if (spans > BigInt(timestamps.length)) return withBlocks(db, rows, closeIntervalNs);
-  const files = await db.query<RecordFileRow>(
-    sql`select consensus_start, consensus_end, index, hash from record_file
-    where consensus_end >= ${earliest} and consensus_end <= ${recordFileSearchEnd([latest], closeIntervalNs)} and consensus_start <= ${latest}
-    order by consensus_end
-    limit ${2 * timestamps.length + 1}`,
-  );
+  const files = await blocksEndingBetween(db, earliest, blockSearchEnd([latest], closeIntervalNs), latest, 2 * timestamps.length + 1);
   // blocks far shorter than the average here: the range stops, and the page is probed
   if (files.length > 2 * timestamps.length) return withBlocks(db, rows, closeIntervalNs);
   return withFiles(rows, assignRecordFiles(timestamps, files));
@@ -109,11 +91,11 @@ export async function withBlocksInRange(db: Db, rows: LogRow[], closeIntervalNs:
  * file with consensus_start <= t <= consensus_end, and one that lies in no file gets none.
  * `timestamps` must be ordered (asc or desc) without duplicates.
  */
-export function assignRecordFiles(timestamps: readonly string[], files: readonly RecordFileRow[]): Map<string, RecordFileRow> {
-  const result = new Map<string, RecordFileRow>();
+export function assignRecordFiles(timestamps: readonly string[], files: readonly ItemBlock[]): Map<string, ItemBlock> {
+  const result = new Map<string, ItemBlock>();
   if (timestamps.length === 0) return result;
   const desc = compareDecimal(timestamps[0]!, timestamps[timestamps.length - 1]!) > 0;
-  const unique = new Map<string, RecordFileRow>();
+  const unique = new Map<string, ItemBlock>();
   for (const f of files) unique.set(f.consensus_end, f);
   const sorted = [...unique.values()].sort((a, b) =>
     desc ? compareDecimal(b.consensus_end, a.consensus_end) : compareDecimal(a.consensus_end, b.consensus_end),
@@ -131,13 +113,13 @@ export function assignRecordFiles(timestamps: readonly string[], files: readonly
 }
 
 /** The record file (block) of each log of a page, by timestamp, from the candidates the page carries. */
-export function pageBlocks(rows: readonly LogRow[]): Map<string, RecordFileRow> {
+export function pageBlocks(rows: readonly LogRow[]): Map<string, ItemBlock> {
   const timestamps: string[] = [];
-  const files: RecordFileRow[] = [];
+  const files: ItemBlock[] = [];
   for (const row of rows) {
     if (row.consensus_timestamp !== timestamps[timestamps.length - 1]) timestamps.push(row.consensus_timestamp);
     if (row.block_consensus_end !== null) {
-      files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end, index: row.block_index!, hash: row.block_hash! });
+      files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end, number: row.block_number!, hash: row.block_hash!, gas_used: null }); // gas: no log shows it
     }
   }
   return assignRecordFiles(timestamps, files);

@@ -1,4 +1,5 @@
 /** The statements of GET /api/v1/contracts/{id}/results/logs. Nothing here knows about HTTP. */
+import { blockOfTimestampSql } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT32, INT64, isUnbounded, rangeSql } from '../../db/range.ts';
@@ -241,15 +242,9 @@ export function logsSql(query: LogQuery, citus = false): Sql {
 )
 select l.*, ${evmAddress} as evm_address,
   rf.consensus_start as block_consensus_start, rf.consensus_end as block_consensus_end,
-  rf.index as block_index, rf.hash as block_hash
+  rf.number as block_number, rf.hash as block_hash
 from logs l
-left join lateral (
-  select r.consensus_start, r.consensus_end, r.index, r.hash
-  from record_file r
-  where r.consensus_end >= l.consensus_timestamp and r.consensus_end <= (select block_end from bound)
-  order by r.consensus_end
-  limit 1
-) rf on true
+left join lateral (${blockOfTimestampSql(sql`l.consensus_timestamp`, sql`(select block_end from bound)`)}) rf on true
 order by l.consensus_timestamp ${dir}, l.index ${dir}`;
 }
 

@@ -16,17 +16,9 @@ export interface LogRow {
   transaction_hash: HexBytes | null;
   transaction_index: number | null;
   evm_address: HexBytes | null;
-  /** The first record file ending at or after the log (within the page's bound), if any. */
+  /** The first block ending at or after the log (within the page's bound), if any (src/db/blocks.ts). */
   block_consensus_start: string | null;
   block_consensus_end: string | null;
-  block_index: string | null;
+  block_number: string | null;
   block_hash: string | null;
-}
-
-/** The block fields of a record file. */
-export interface RecordFileRow {
-  consensus_start: string;
-  consensus_end: string;
-  index: string;
-  hash: string;
 }

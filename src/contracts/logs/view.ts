@@ -4,7 +4,8 @@ import { jsonInteger, plainString } from '../../format/json.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import { blockHashOf, blockNumberOf } from '../common/blockFields.ts';
 import { logAddress, topicsView } from '../common/log.ts';
-import type { RecordFileRow, LogRow } from './rows.ts';
+import type { ItemBlock } from '../../db/blocks.ts';
+import type { LogRow } from './rows.ts';
 
 /** One item of `logs`; key order is part of the contract. */
 export interface LogView {
@@ -26,7 +27,7 @@ export interface LogView {
  * The log item. Written out as one object literal rather than spreading logCore: on pages of 25-100
  * logs the spread's intermediate object showed as 6 % of the server's CPU.
  */
-export function logView(row: LogRow, block: RecordFileRow | undefined): LogView {
+export function logView(row: LogRow, block: ItemBlock | undefined): LogView {
   return {
     address: logAddress(row),
     bloom: hex(row.bloom),

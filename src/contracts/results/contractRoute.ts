@@ -47,7 +47,7 @@ export const contractResultsRoute: Route = {
     if (timestamp.empty || sender.empty) return EMPTY;
 
     const { limit, order } = query.paging;
-    // not on v2/Citus: the walk reads record_file and contract_result in one statement (topLevel.ts)
+    // not on v2/Citus: the walk reads the newest block and contract_result in one statement (topLevel.ts)
     const memo = query.internal || citusSafe(dbLayout(db)) ? undefined : topLevelMemo(db, config);
     const topLevel = memo?.get(contractId);
     const split = await splitAt(db, config.db.newestFirstSpanNs);

@@ -3,11 +3,11 @@
  * and the record file of a block filter.
  */
 import type { Config } from '../../config/config.ts';
+import { type Block, blockByHashPrefix, blockByNumber } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { INT64, type Range, emptyRange, narrow } from '../../db/range.ts';
 import { resolveSender } from '../common/resolve.ts';
 import type { BlockFilter, ResultsParams } from './params.ts';
-import { type BlockRange, findBlockByHashPrefix, findBlockByNumber } from './query.ts';
 
 /** The sender_id range of the `from` filters, opaque addresses looked up in query order. */
 export async function senderRange(db: Db, senders: ResultsParams['senders'], config: Config): Promise<Range<bigint>> {
@@ -20,5 +20,5 @@ export async function senderRange(db: Db, senders: ResultsParams['senders'], con
 }
 
 /** The record file a block filter names, if any. */
-export const findBlock = (db: Db, block: BlockFilter): Promise<BlockRange | undefined> =>
-  block.kind === 'number' ? findBlockByNumber(db, block.value) : findBlockByHashPrefix(db, block.prefix);
+export const findBlock = (db: Db, block: BlockFilter): Promise<Block | undefined> =>
+  block.kind === 'number' ? blockByNumber(db, block.value) : blockByHashPrefix(db, block.prefix);

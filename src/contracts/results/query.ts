@@ -1,9 +1,9 @@
 /** The statements of GET /api/v1/contracts/{id}/results. Nothing here knows about HTTP. */
+import { type ItemBlock, blockOfTimestampSql, blockSearchEnd, blocksOfTimestamps } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { citusSafe, dbLayout } from '../../db/layout.ts';
 import { INT64, type Range, isUnbounded, contains, emptyRange, rangeSql } from '../../db/range.ts';
 import { and, direction, type Order, type Sql, sql } from '../../db/sql.ts';
-import { recordFileSearchEnd } from '../common/recordFileBound.ts';
 import { withEvmAddresses } from '../common/evmAddresses.ts';
 import { type Part, type Split, newestFirst, within } from '../common/newestFirst.ts';
 import type { TopLevelSet } from './topLevel.ts';
@@ -141,38 +141,7 @@ export async function findResults<R = ResultRow>(db: Db, query: ResultsQuery): P
   return citus && query.contractId === 0n ? withEvmAddresses(db, rows as Array<R & ResultRow>) : rows;
 }
 
-/** The consensus range of a record file (block). */
-export interface BlockRange {
-  consensus_start: string;
-  consensus_end: string;
-}
-
-/** The record file with this block number. */
-export async function findBlockByNumber(db: Db, number: bigint): Promise<BlockRange | undefined> {
-  const rows = await db.query<BlockRange>(
-    sql`select consensus_start, consensus_end from record_file where index = ${number.toString()} limit 1`,
-  );
-  return rows[0];
-}
-
-/**
- * The record file whose hash starts with these hex digits (case-sensitive: stored hashes are
- * lower-case hex), written as the range [prefix, prefix with its last character incremented)
- * under the "C" collation, which selects exactly the strings starting with the prefix and is
- * answered by the record_file__hash index (hash collate "C") with any plan, generic or not.
- */
-export async function findBlockByHashPrefix(db: Db, prefix: string): Promise<BlockRange | undefined> {
-  const after = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-  const rows = await db.query<BlockRange>(
-    sql`select consensus_start, consensus_end from record_file
-     where hash collate "C" >= ${prefix} and hash collate "C" < ${after} and hash like ${prefix} || '%'
-     limit 1`,
-  );
-  return rows[0];
-}
-
 /** The statements of GET /api/v1/contracts/results. Nothing here knows about HTTP. */
-
 
 /** The Ethereum transactions of a page of results (the columns the list reads), by primary key. */
 export function findEthereumTransactions(db: Db, rows: readonly DetailedResultRow[]): Promise<EthereumRow[]> {
@@ -184,77 +153,49 @@ export function findEthereumTransactions(db: Db, rows: readonly DetailedResultRo
     where consensus_timestamp = any(${timestamps}::bigint[]) and payer_account_id = any(${payers}::bigint[])`);
 }
 
-/** A record file candidate of one timestamp: the first file ending at or after it. */
-export interface PageBlockRow {
-  ts: string;
-  consensus_start: string;
-  hash: string;
-  index: string;
-  gas_used: string | null;
-}
-
-/**
- * For each timestamp, the first record file ending at or after it and at most `slackNs` after the
- * page's latest timestamp (one primary-key probe each); the caller keeps it only if it contains
- * the timestamp.
- */
-export function findPageBlocks(db: Db, timestamps: readonly string[], slackNs: bigint): Promise<PageBlockRow[]> {
-  const searchEnd = recordFileSearchEnd(timestamps, slackNs);
-  return db.query<PageBlockRow>(sql`select t.ts::text as ts, r.consensus_start, r.hash, r.index, r.gas_used
-    from unnest(${timestamps}::bigint[]) as t(ts)
-    cross join lateral (
-      select consensus_start, hash, index, gas_used from record_file
-      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
-      order by consensus_end
-      limit 1
-    ) r`);
-}
-
 /** The Ethereum transactions and block candidates of a page of results. */
 export interface PageExtras {
   eths: EthereumRow[];
-  candidates: PageBlockRow[];
+  /** The block of each timestamp as the reference finds it (blockOfTimestampSql), to be kept where it contains it. */
+  candidates: Array<ItemBlock & { ts: string }>;
 }
 
 type ExtrasRow = Omit<EthereumRow, 'consensus_timestamp'> & {
   ts: string;
   eth_ts: string | null;
+  number: string | null;
   consensus_start: string | null;
+  consensus_end: string | null;
   hash: string | null;
-  index: string | null;
   gas_used: string | null;
 };
 
 /**
- * findEthereumTransactions and findPageBlocks in one round trip on one table per timestamp; on
- * Citus (the v2 layout) as the two statements, since record_file is local to the coordinator and
- * ethereum_transaction distributed.
+ * The Ethereum transactions of a page of results and the block of each of its timestamps (at most
+ * `slackNs` after its latest), in one statement, one probe of each table per timestamp; on Citus
+ * (the v2 layout) as two statements (findEthereumTransactions, blocksOfTimestamps), since record_file
+ * is local to the coordinator and ethereum_transaction distributed.
  */
 export async function findPageExtras(db: Db, rows: readonly DetailedResultRow[], slackNs: bigint): Promise<PageExtras> {
   const timestamps = rows.map((r) => r.consensus_timestamp);
+  const searchEnd = blockSearchEnd(timestamps, slackNs);
   if (citusSafe(dbLayout(db))) {
-    const [eths, candidates] = await Promise.all([findEthereumTransactions(db, rows), findPageBlocks(db, timestamps, slackNs)]);
+    const [eths, candidates] = await Promise.all([findEthereumTransactions(db, rows), blocksOfTimestamps(db, timestamps, searchEnd)]);
     return { eths, candidates };
   }
-  const searchEnd = recordFileSearchEnd(timestamps, slackNs);
   const payers = [...new Set(rows.map((r) => r.payer_account_id).filter((p): p is string => p !== null))];
   const found = await db.query<ExtrasRow>(sql`select t.ts::text as ts, e.consensus_timestamp as eth_ts, e.access_list, e.chain_id,
       e.gas_price, e.max_fee_per_gas, e.max_priority_fee_per_gas, e.nonce, e.signature_r, e.signature_s, e.signature_v,
-      e.type, e.recovery_id, e.to_address, e.value, r.consensus_start, r.hash, r.index, r.gas_used
+      e.type, e.recovery_id, e.to_address, e.value, r.number, r.consensus_start, r.consensus_end, r.hash, r.gas_used
     from unnest(${timestamps}::bigint[]) as t(ts)
     left join ethereum_transaction e on e.consensus_timestamp = t.ts and e.payer_account_id = any(${payers}::bigint[])
-    left join lateral (
-      select consensus_start, hash, index, gas_used from record_file
-      where consensus_end >= t.ts and consensus_end <= ${searchEnd}
-      order by consensus_end
-      limit 1
-    ) r on true`);
+    left join lateral (${blockOfTimestampSql(sql`t.ts`, searchEnd)}) r on true`);
   const eths: EthereumRow[] = [];
-  const candidates: PageBlockRow[] = [];
+  const candidates: Array<ItemBlock & { ts: string }> = [];
   for (const row of found) {
-    const { ts, eth_ts, consensus_start, hash, index, gas_used, ...eth } = row;
+    const { ts, eth_ts, number, consensus_start, consensus_end, hash, gas_used, ...eth } = row;
     if (eth_ts !== null) eths.push({ ...eth, consensus_timestamp: eth_ts });
-    if (consensus_start !== null) candidates.push({ ts, consensus_start, hash: hash!, index: index!, gas_used });
+    if (consensus_start !== null) candidates.push({ ts, number: number!, consensus_start, consensus_end: consensus_end!, hash: hash!, gas_used });
   }
   return { eths, candidates };
 }

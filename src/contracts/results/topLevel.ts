@@ -20,6 +20,7 @@
  * database that was restored or rewritten under the service is read afresh within minutes.
  */
 import type { Config } from '../../config/config.ts';
+import { newestBlockSql } from '../../db/blocks.ts';
 import type { Db } from '../../db/db.ts';
 import { sql } from '../../db/sql.ts';
 
@@ -91,7 +92,7 @@ export class TopLevelMemo {
   /** One statement, so that the bound and the walk see the same snapshot. */
   private async walk(contractId: bigint): Promise<TopLevelSet | undefined> {
     const rows = await this.db.query<{ through: string | null; timestamps: string[]; results: number }>(
-      sql`with settled as (select consensus_end from record_file order by consensus_end desc limit 1)
+      sql`with settled as (${newestBlockSql})
 select (select consensus_end from settled) as through,
   array(select consensus_timestamp from contract_result
     where contract_id = ${contractId.toString()} and transaction_nonce = 0

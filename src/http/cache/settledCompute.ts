@@ -12,7 +12,7 @@ import type { Db } from '../../db/db.ts';
 import { withPin } from '../../db/pin.ts';
 import { formatTimestamp } from '../../format/timestamp.ts';
 import type { ReadBasis } from './lifetime.ts';
-import { forgetSettled, settledHere } from '../../db/settled.ts';
+import { forgetSettled, settledEnd, settledHere } from '../../db/settled.ts';
 
 /** What `work` returned, and what its reads tell of whether it is settled. */
 export interface Based<T> {
@@ -31,13 +31,13 @@ export function settledCompute(db: Db, refreshMs?: number): SettledCompute {
     const pin = db.pin?.();
     if (pin === undefined) {
       const settled = await settledHere(db, refreshMs);
-      return { value: await work((later) => later()), basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: false } };
+      return { value: await work((later) => later()), basis: { settledThrough: settledEnd(settled), settledBlock: settled && BigInt(settled.number), failedOver: false } };
     }
     return withPin(pin, async () => {
       try {
         const settled = await settledHere(db, refreshMs);
         const value = await work((later) => withPin(pin, later));
-        return { value, basis: { settledThrough: settled?.end, settledBlock: settled?.index, failedOver: pin.failedOver } };
+        return { value, basis: { settledThrough: settledEnd(settled), settledBlock: settled && BigInt(settled.number), failedOver: pin.failedOver } };
       } finally {
         if (pin.failedOver) forgetSettled(db, pin.server);
       }

@@ -55,7 +55,7 @@ const KEYS = [
 ];
 
 test('key order: 34 keys on the single routes, 32 (no logs, no state_changes) on the list', () => {
-  const single = detailedResult(row, eth, { hash: 'ff'.repeat(48), index: '17', gas_used: '-1' }, { logs: [], stateChanges: [], fileData: null });
+  const single = detailedResult(row, eth, { hash: 'ff'.repeat(48), number: '17', consensus_start: '1', consensus_end: '2', gas_used: '-1' }, { logs: [], stateChanges: [], fileData: null });
   assert.deepEqual(Object.keys(single), KEYS);
   const list = detailedResult(row, undefined, undefined);
   assert.deepEqual(Object.keys(list), KEYS.filter((k) => k !== 'logs' && k !== 'state_changes'));

@@ -45,11 +45,11 @@ const rowAt = (timestamp: bigint, index = 0): LogRow => ({
   evm_address: null,
   block_consensus_start: null,
   block_consensus_end: null,
-  block_index: null,
+  block_number: null,
   block_hash: null,
 });
 
-const blocksOf = (rows: LogRow[]) => rows.map((r) => [r.consensus_timestamp, r.block_index, r.block_hash, r.block_consensus_start, r.block_consensus_end]);
+const blocksOf = (rows: LogRow[]) => rows.map((r) => [r.consensus_timestamp, r.block_number, r.block_hash, r.block_consensus_start, r.block_consensus_end]);
 
 for (const backend of testBackends()) {
   describe(`record files of a page read as a range (${backend})`, () => {

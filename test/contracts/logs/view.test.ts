@@ -5,7 +5,8 @@ import { logConditions, logsSql, pageAloneSql } from '../../../src/contracts/log
 import { INT32, INT64, rangeOf } from '../../../src/db/range.ts';
 import { logView } from '../../../src/contracts/logs/view.ts';
 import { toJson } from '../../../src/format/json.ts';
-import type { RecordFileRow, LogRow } from '../../../src/contracts/logs/rows.ts';
+import type { LogRow } from '../../../src/contracts/logs/rows.ts';
+import type { ItemBlock } from '../../../src/db/blocks.ts';
 import { assignRecordFiles } from '../../../src/contracts/logs/blocks.ts';
 
 /** A bytea value as the database layer delivers it: hex digits. */
@@ -27,14 +28,15 @@ const ROW: LogRow = {
   evm_address: b('62cf9068fed962cf9068fed962cf9068fed9dddd'),
   block_consensus_start: null,
   block_consensus_end: null,
-  block_index: null,
+  block_number: null,
   block_hash: null,
 };
 
-const BLOCK: RecordFileRow = {
+const BLOCK: ItemBlock = {
   consensus_start: '1639010150000000000',
   consensus_end: '1639010152000000000',
-  index: '2',
+  number: '2',
+  gas_used: null,
   hash: 'fbd921184e229e2051280d827ba3b31599117af7eafba65dc0e5a998b70c48c0492bf793a150769b1b4fb2c9b7cb4c1b',
 };
 
@@ -84,31 +86,32 @@ test('null topics are skipped, empty values give 0x, padding rules per field', (
   // data longer than 32 bytes is not cut; a huge block number stays exact
   const long = 'ab'.repeat(40);
   assert.equal(logView({ ...ROW, data: b(long) }, undefined).data, `0x${long}`);
-  assert.equal(toJson(logView(ROW, { ...BLOCK, index: '9223372036854775807' }).block_number), '9223372036854775807');
+  assert.equal(toJson(logView(ROW, { ...BLOCK, number: '9223372036854775807' }).block_number), '9223372036854775807');
 });
 
 test('record files are attributed like the reference merge', () => {
-  const file = (start: number, end: number, index: number): RecordFileRow => ({
+  const file = (start: number, end: number, index: number): ItemBlock => ({
     consensus_start: String(start),
     consensus_end: String(end),
-    index: String(index),
+    number: String(index),
     hash: `h${index}`,
+    gas_used: null,
   });
   const files = [file(10, 20, 1), file(30, 40, 2), file(50, 60, 3)];
   const asc = assignRecordFiles(['10', '15', '25', '35', '60', '70'], files);
   assert.deepEqual(
-    ['10', '15', '25', '35', '60', '70'].map((t) => asc.get(t)?.index ?? null),
+    ['10', '15', '25', '35', '60', '70'].map((t) => asc.get(t)?.number ?? null),
     ['1', '1', null, '2', '3', null],
   );
   const desc = assignRecordFiles(['70', '60', '35', '25', '15', '10'], [...files].reverse());
   assert.deepEqual(
-    ['70', '60', '35', '25', '15', '10'].map((t) => desc.get(t)?.index ?? null),
+    ['70', '60', '35', '25', '15', '10'].map((t) => desc.get(t)?.number ?? null),
     [null, '3', '2', null, '1', '1'],
   );
   assert.equal(assignRecordFiles([], files).size, 0);
   assert.equal(assignRecordFiles(['5'], []).size, 0);
   // duplicates of a file (one per timestamp probe) count once
-  assert.equal(assignRecordFiles(['11', '12'], [file(10, 20, 1), file(10, 20, 1)]).get('12')?.index, '1');
+  assert.equal(assignRecordFiles(['11', '12'], [file(10, 20, 1), file(10, 20, 1)]).get('12')?.number, '1');
 });
 
 const box = (t: [bigint?, bigint?], i: [bigint?, bigint?] = []): Box => ({

@@ -49,7 +49,7 @@ test('timestamps: the syntax only at validation; a lower bound or eq beyond int6
 });
 
 test('blocksByTimestamp keeps a candidate file only when it starts at or before the timestamp', () => {
-  const candidate = (ts: string, start: string) => ({ ts, consensus_start: start, hash: 'ab', index: '7', gas_used: null });
+  const candidate = (ts: string, start: string) => ({ ts, number: '7', consensus_start: start, consensus_end: '400', hash: 'ab', gas_used: null });
   const blocks = blocksByTimestamp([candidate('100', '100'), candidate('200', '150'), candidate('300', '301')]);
   assert.deepEqual([...blocks.keys()], ['100', '200']);
 });

@@ -5,7 +5,6 @@ import { loadConfig } from '../../../src/config/config.ts';
 import { convertFrom, parseResultsParams, transactionIndexes } from '../../../src/contracts/results/params.ts';
 import { INT64, emptyRange, narrow, rangeOf } from '../../../src/db/range.ts';
 import { senderAlias } from '../../../src/contracts/common/protobuf.ts';
-import { recordFileSearchEnd } from '../../../src/contracts/common/recordFileBound.ts';
 import { resultsSql } from '../../../src/contracts/results/query.ts';
 import { type ResultRow, fromAddress, resultView } from '../../../src/contracts/common/result.ts';
 import { ClientError } from '../../../src/http/request/errors.ts';
@@ -261,22 +260,5 @@ describe('result view', () => {
     assert.equal(fromAddress(null, null), null);
     assert.equal(fromAddress('0', hexOf(functionResult({ alias: ALIAS }))), null);
     assert.equal(fromAddress('2001', hexOf(functionResult({ alias: ALIAS }))), '0x00000000000000000000000000000000000007d1');
-  });
-});
-
-describe('recordFileSearchEnd (the bound of a page block search)', () => {
-  test('the latest timestamp of the page plus the slack, whatever the order', () => {
-    assert.equal(recordFileSearchEnd(['1700000000000000002', '1700000000000000009', '1700000000000000005'], 10n), '1700000000000000019');
-    assert.equal(recordFileSearchEnd(['99'], 0n), '99');
-  });
-  test('compared as numbers, not as text', () => {
-    assert.equal(recordFileSearchEnd(['900', '1000'], 1n), '1001');
-  });
-  test('never past int64, which a consensus_end cannot pass', () => {
-    assert.equal(recordFileSearchEnd(['9223372036854775800'], 100n), '9223372036854775807');
-    assert.equal(recordFileSearchEnd(['9223372036854775807'], 0n), '9223372036854775807');
-  });
-  test('the slack alone for an empty page', () => {
-    assert.equal(recordFileSearchEnd([], 5n), '5');
   });
 });

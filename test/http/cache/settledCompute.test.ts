@@ -41,7 +41,7 @@ function server(name: string, newest: bigint | undefined): FakeServer {
     if (text.includes('pg_is_in_recovery() as recovery')) return [{ recovery: true, replay: '0/10', receive: '0/10', replayAge: 0 }] as never;
     if (text.includes('from record_file')) {
       state.settledReads++;
-      return (state.newest === undefined ? [] : [{ consensus_end: state.newest.toString() }]) as never;
+      return (state.newest === undefined ? [] : [{ number: '7', consensus_end: state.newest.toString() }]) as never;
     }
     if (state.failData) throw state.failData;
     state.afterData?.();

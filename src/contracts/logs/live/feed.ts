@@ -14,11 +14,12 @@
  * the newest block, never where the feed stopped.
  */
 import { Gauge, Histogram, Registry } from 'prom-client';
+import { type Block, type ItemBlock, blocksEndingAfter, blocksEndingAfterSql, newestBlock } from '../../../db/blocks.ts';
 import type { Db } from '../../../db/db.ts';
 import { citusSafe, dbLayout } from '../../../db/layout.ts';
 import { sql } from '../../../db/sql.ts';
 import { assignRecordFiles } from '../blocks.ts';
-import type { LogRow, RecordFileRow } from '../rows.ts';
+import type { LogRow } from '../rows.ts';
 import { type LogView, logView } from '../view.ts';
 
 /** Record files per tick at most: a feed that fell behind catches up a bounded step at a time. */
@@ -64,16 +65,13 @@ const COLUMNS = sql`cl.bloom, cl.contract_id, cl.consensus_timestamp, cl.data, c
 
 /** The new record files after `through` and their logs, in one statement (files first, then logs in order). */
 const tickSql = (through: bigint) => sql`with files as (
-  select consensus_start, consensus_end, index, hash from record_file
-  where consensus_end > ${through.toString()}
-  order by consensus_end
-  limit ${FILES_PER_TICK}
+  ${blocksEndingAfterSql(through, FILES_PER_TICK)}
 )
 select * from (
   select 'f' as kind, null::bytea as bloom, null::bigint as contract_id, f.consensus_end as consensus_timestamp, null::bytea as data,
     null::int as index, null::bigint as root_contract_id, null::bytea as topic0, null::bytea as topic1, null::bytea as topic2,
     null::bytea as topic3, null::bytea as transaction_hash, null::int as transaction_index, null::bytea as evm_address,
-    f.consensus_start as block_consensus_start, f.consensus_end as block_consensus_end, f.index as block_index, f.hash as block_hash
+    f.consensus_start as block_consensus_start, f.consensus_end as block_consensus_end, f.number as block_number, f.hash as block_hash
   from files f
   union all
   select 'l', ${COLUMNS}, (select e.evm_address from entity e where e.id = cl.contract_id),
@@ -85,9 +83,7 @@ order by kind, consensus_timestamp, index`;
 
 /** The Citus-safe form: record_file (coordinator-local) and contract_log in statements of their own. */
 async function tickCitus(db: Db, through: bigint): Promise<TickRow[]> {
-  const files = await db.query<RecordFileRow>(
-    sql`select consensus_start, consensus_end, index, hash from record_file where consensus_end > ${through.toString()} order by consensus_end limit ${FILES_PER_TICK}`,
-  );
+  const files = await blocksEndingAfter(db, through, FILES_PER_TICK);
   if (files.length === 0) return [];
   const upto = files[files.length - 1]!.consensus_end;
   const logs = await db.query<LogRow>(sql`select ${COLUMNS}, null::bytea as evm_address from contract_log cl
@@ -97,7 +93,7 @@ async function tickCitus(db: Db, through: bigint): Promise<TickRow[]> {
   const addresses = ids.length === 0 ? [] : await db.query<{ id: string; evm_address: string | null }>(sql`select id, evm_address from entity where id = any(${ids}::bigint[])`);
   const byId = new Map(addresses.map((a) => [a.id, a.evm_address]));
   return [
-    ...files.map((f) => ({ kind: 'f' as const, block_consensus_start: f.consensus_start, block_consensus_end: f.consensus_end, block_index: f.index, block_hash: f.hash }) as TickRow),
+    ...files.map((f) => ({ kind: 'f' as const, block_consensus_start: f.consensus_start, block_consensus_end: f.consensus_end, block_number: f.number, block_hash: f.hash }) as TickRow),
     ...logs.map((l) => ({ ...l, kind: 'l' as const, evm_address: byId.get(l.contract_id) ?? null })),
   ];
 }
@@ -137,12 +133,9 @@ export class LogFeed {
     private readonly metrics: FeedMetrics = METRICS,
   ) {}
 
-  /** The newest record file's end and block, read now (0 and none on a database without one). */
-  async newest(): Promise<{ end: bigint; block: bigint | undefined }> {
-    const [row] = await this.db.query<{ end: string; index: string | null }>(
-      sql`select consensus_end::text as end, index::text as index from record_file order by consensus_end desc limit 1`,
-    );
-    return row === undefined ? { end: 0n, block: undefined } : { end: BigInt(row.end), block: row.index === null ? undefined : BigInt(row.index) };
+  /** The newest record file, read now (none on a database without one). */
+  newest(): Promise<Block | undefined> {
+    return newestBlock(this.db);
   }
 
   /**
@@ -152,11 +145,11 @@ export class LogFeed {
   position(): Promise<bigint> {
     if (this.timer !== undefined && this.through !== undefined) return Promise.resolve(this.through);
     this.starting ??= this.newest()
-      .then(({ end, block }) => {
+      .then((block) => {
         // a feed that started meanwhile keeps its own position
         if (this.timer === undefined || this.through === undefined) {
-          this.through = end;
-          this.throughBlock = block;
+          this.through = block === undefined ? 0n : BigInt(block.consensus_end);
+          this.throughBlock = block === undefined ? undefined : BigInt(block.number);
         }
         return this.through;
       })
@@ -204,10 +197,10 @@ export class LogFeed {
       this.onError(err);
       return;
     }
-    const files: RecordFileRow[] = [];
+    const files: ItemBlock[] = [];
     const logs: LogRow[] = [];
     for (const row of rows) {
-      if (row.kind === 'f') files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end!, index: row.block_index!, hash: row.block_hash! });
+      if (row.kind === 'f') files.push({ consensus_start: row.block_consensus_start!, consensus_end: row.block_consensus_end!, number: row.block_number!, hash: row.block_hash!, gas_used: null });
       else logs.push(row);
     }
     // the last subscriber left during the read: the feed is idle, and has no position of its own
@@ -237,7 +230,7 @@ export class LogFeed {
       }
     }
     this.through = newest;
-    this.throughBlock = BigInt(newestFile.index);
+    this.throughBlock = BigInt(newestFile.number);
     this.metrics.tick.observe((performance.now() - started) / 1000);
     this.metrics.lag.set(Math.max(0, Date.now() / 1000 - Number(newest / 1_000_000n) / 1000));
   }

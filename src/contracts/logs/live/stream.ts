@@ -186,7 +186,7 @@ export function liveLogs(network: boolean): EventsHandler {
     if (parsed.lastEventId) {
       cursor = parsed.lastEventId;
       // an event of a block this server has not seen yet: checked against the database itself (the feed's position lags a tick)
-      if (cursor.timestamp > through && cursor.timestamp > (await feed.newest()).end) {
+      if (cursor.timestamp > through && cursor.timestamp > BigInt((await feed.newest())?.consensus_end ?? 0)) {
         throw badRequest('Invalid Last-Event-ID: it is after the newest block; resume with the id of an event this service sent');
       }
     } else if (parsed.start) {
