@@ -76,6 +76,13 @@ test('rpc difftest: the differences kept on purpose are named, any other is not 
   const [no, yes] = [reply('{"result":false,"jsonrpc":"2.0","id":6}'), reply('{"result":true,"jsonrpc":"2.0","id":6}')];
   assert.equal(keptDifference(unsubscribe, no, yes, true, ['several-subscribe-addresses']), 'unsubscribe-of-a-kept-subscription');
   assert.equal(keptDifference(unsubscribe, no, yes, true), undefined, 'not after a subscription both took');
+  const upper = { jsonrpc: '2.0', id: 7, method: 'eth_subscribe', params: ['logs', { address: `0X${address(3).slice(2)}` }] };
+  const notValid = reply(`{"error":{"code":-32602,"message":"Invalid parameter filters.address: 0X${address(3).slice(2)} is not a valid contract or token type or does not exists"},"jsonrpc":"2.0","id":7}`);
+  assert.equal(keptDifference(upper, notValid, reply('{"result":"0x25937bc28f57728fa77c8d1339c1dd96","jsonrpc":"2.0","id":7}'), true), 'subscribe-0X-address');
+  // a batch with an item that is no request: its answer keeps its place
+  const upstream = reply('[{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null},{"error":{"code":-32020,"data":"400","message":"Mirror node upstream failure"},"jsonrpc":"2.0","id":8}]');
+  const logs = reply('[{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null},{"result":[],"jsonrpc":"2.0","id":8}]');
+  assert.equal(keptDifference([{}, { jsonrpc: '2.0', id: 8, method: 'eth_getLogs', params: [{}] }], upstream, logs, true), 'relay-upstream-failure');
 });
 
 test('rpc difftest: first difference names the path', () => {
