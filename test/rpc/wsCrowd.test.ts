@@ -145,6 +145,24 @@ async function admittedClient(port: number) {
   }
 }
 
+/** A gauge of the server's /metrics, read over HTTP. */
+async function gauge(base: string, name: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+}
+
+/** Waits until the server counts `connections` WebSockets and `subscriptions` subscriptions (a condition, not a time). */
+async function untilOpen(base: string, connections: number, subscriptions: number, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  let seen: number[] = [];
+  while (Date.now() < deadline) {
+    seen = [await gauge(base, 'rpc_websocket_connections'), await gauge(base, 'rpc_subscriptions')];
+    if (seen[0] === connections && seen[1] === subscriptions) return;
+    await sleep(10);
+  }
+  assert.fail(`connections and subscriptions ${seen.join(', ')}, expected ${connections}, ${subscriptions}`);
+}
+
 const closeAll = (sockets: WebSocket[]) =>
   Promise.all(sockets.map((s) => (s.readyState === WebSocket.CLOSED ? undefined : new Promise((resolve) => (s.once('close', resolve), s.close())))));
 
@@ -260,7 +278,7 @@ test('clients that vanish mid-answer, with subscriptions open or being made: the
 
     // clients gone while their subscription is being made (the address is looked up: 150 ms at least)
     for (const client of [c, ...again]) client.socket.destroy();
-    await sleep(300);
+    await untilOpen(served.base, 0, 0);
     for (let round = 0; round < 2; round++) {
       const going = await Promise.all([rawClient(port), rawClient(port), rawClient(port)]);
       for (const [i, client] of going.entries()) {
@@ -272,7 +290,7 @@ test('clients that vanish mid-answer, with subscriptions open or being made: the
       await sleep(100);
     }
     // every subscription those made has ended with its connection: four taken again
-    await sleep(1500);
+    await untilOpen(served.base, 0, 0);
     const fresh = await Promise.all([rawClient(port), rawClient(port)]);
     for (const client of fresh) client.flow();
     assert.match((await subscribe(fresh[0]!, 1, ['logs', { address: contract }])).result, /^0x/);
