@@ -99,6 +99,12 @@ const RULES: readonly Rule[] = [
       /is not a valid contract/.test(errorOf(relay)?.message ?? '') && typeof (ours as ErrorBody)?.result === 'string',
   },
   {
+    // the relay refuses its filter methods in a batch; answered here as alone
+    name: 'filter-in-batch',
+    kept: (_request, relay, ours) =>
+      errorOf(relay)?.code === -32007 && /is not permitted as part of batch requests/.test(errorOf(relay)?.message ?? '') && errorOf(ours)?.code !== -32007,
+  },
+  {
     // in a batch the relay iterates `params` and fails on an object: -32603
     name: 'relay-params-not-iterable',
     kept: (_request, relay, ours) => /rpcParams is not iterable/.test(errorOf(relay)?.message ?? '') && errorOf(ours) === undefined,

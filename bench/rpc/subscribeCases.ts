@@ -10,7 +10,6 @@
  */
 import type { Case, Step } from './cases.ts';
 import { type Picker, addressPart, blockPart, topicsPart } from './filters.ts';
-import { NOT_IN_BATCH as NOT_IN_BATCH_SET } from '../../src/rpc/methods.ts';
 import { call, type Reply } from './jsonRpc.ts';
 
 export const SUBSCRIBE_KIND = 'subscribe';
@@ -19,7 +18,18 @@ export const WS_BATCH_KIND = 'ws-batch';
 export const WS_KINDS = [SUBSCRIBE_KIND, WS_BATCH_KIND];
 
 /** The relay's BATCH_REQUESTS_DISALLOWED_METHODS, as the endpoint keeps them. */
-const NOT_IN_BATCH = [...NOT_IN_BATCH_SET];
+/** The methods the relay refuses in a batch (-32007: its BATCH_REQUESTS_DISALLOWED_METHODS); this endpoint answers them. */
+export const RELAY_NOT_IN_BATCH = [
+  'debug_traceTransaction',
+  'debug_traceBlockByNumber',
+  'eth_newFilter',
+  'eth_uninstallFilter',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_newBlockFilter',
+  'eth_newPendingTransactionFilter',
+];
+const NOT_IN_BATCH = RELAY_NOT_IN_BATCH;
 
 function wsBatch(p: Picker, id: number): Case {
   const n = p.weighted([

@@ -8,7 +8,7 @@ import { DatabaseUnavailableError } from '../db/db.ts';
 import type { MethodAnswer } from './answer.ts';
 import { RpcError, rpcErrors } from './errors.ts';
 import { measured } from './metrics.ts';
-import { type MethodContext, NOT_IN_BATCH, methodOf } from './methods.ts';
+import { type MethodContext, methodOf } from './methods.ts';
 
 /** A request's id as written back: a string or number as given, anything else null. */
 export type RpcId = string | number | null;
@@ -47,11 +47,14 @@ export type Measure = (method: unknown) => (code: number | 'ok') => void;
 const methodOfRequest = (request: unknown): unknown =>
   typeof request === 'object' && request !== null ? (request as { method?: unknown }).method : undefined;
 
-/** Runs one request; `inBatch`: the relay's methods refused in a batch are refused; `measure`: counted (metrics.ts). */
-export async function dispatch(request: unknown, context: MethodContext, inBatch = false, measure?: Measure): Promise<Outcome> {
-  if (measure === undefined) return run(request, context, inBatch);
+/**
+ * Runs one request, alone or as an item of a batch alike (the relay refuses its filter methods in a
+ * batch, -32007; they are answered here: docs/compatibility.md); `measure`: counted (metrics.ts).
+ */
+export async function dispatch(request: unknown, context: MethodContext, measure?: Measure): Promise<Outcome> {
+  if (measure === undefined) return run(request, context);
   const done = measure(methodOfRequest(request));
-  const outcome = await run(request, context, inBatch);
+  const outcome = await run(request, context);
   if ('error' in outcome) {
     done(outcome.error.code);
     return outcome;
@@ -59,14 +62,13 @@ export async function dispatch(request: unknown, context: MethodContext, inBatch
   return { id: outcome.id, answer: measured(outcome.answer, done, (err) => asRpcError(err).code) };
 }
 
-async function run(request: unknown, context: MethodContext, inBatch: boolean): Promise<Outcome> {
+async function run(request: unknown, context: MethodContext): Promise<Outcome> {
   const valid = validRequest(request);
   if (valid === undefined) {
     const id = requestIdOf(request);
     return { id: id || null, error: rpcErrors.invalidRequest() };
   }
   const { id, method, params } = valid;
-  if (inBatch && NOT_IN_BATCH.has(method)) return { id, error: rpcErrors.notInBatch(method) };
   try {
     return { id, answer: await methodOf(method)(context, params) };
   } catch (err) {

@@ -54,7 +54,6 @@ export const rpcErrors = {
   latestBlock: () => new RpcError(-32607, 'Error encountered retrieving latest block'),
   maxSubscriptions: () => new RpcError(-32608, 'Exceeded maximum allowed subscriptions'),
   batchTooLarge: (amount: number, max: number) => new RpcError(-32203, `Batch request amount ${amount} exceeds max ${max}`, 'relay'),
-  notInBatch: (method: string) => new RpcError(-32007, `Method ${method} is not permitted as part of batch requests`, 'relay'),
   unavailable: () => new RpcError(-32603, 'Error invoking RPC: the database is unavailable, try again'),
 };
 

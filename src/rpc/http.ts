@@ -72,7 +72,7 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
       }
       const context = networks.context(network, request.ip);
       if (!Array.isArray(parsed)) {
-        const outcome = await dispatch(parsed, context, false, measure);
+        const outcome = await dispatch(parsed, context, measure);
         const status = 'error' in outcome ? statusOf(outcome.error) : 200;
         const chunks = await outcomeChunks(outcome, requestId);
         // an answer of several pages leaves the limit of requests in flight: the page gate paces its reads
@@ -82,7 +82,7 @@ export function registerRpcHttp(app: FastifyInstance, networks: RpcNetworks, met
           .header('content-type', CONTENT_TYPE)
           .send(typeof chunks === 'string' || Buffer.isBuffer(chunks) ? chunks : Readable.from(chunks, { objectMode: false }));
       }
-      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, true, measure)));
+      const outcomes = await Promise.all(parsed.map((item) => dispatch(item, context, measure)));
       const answers = outcomes.map((outcome) => deferredChunks(outcome, requestId));
       // (a batch's answers are read as they are written: a stream)
       leaveAdmission(request.raw);

@@ -42,18 +42,6 @@ export const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ['eth_uninstallFilter', uninstallFilter],
 ]);
 
-/** The relay's filter methods, which it refuses in a batch (its BATCH_REQUESTS_DISALLOWED_METHODS, the debug traces aside). */
-export const NOT_IN_BATCH = new Set([
-  'debug_traceTransaction',
-  'debug_traceBlockByNumber',
-  'eth_newFilter',
-  'eth_uninstallFilter',
-  'eth_getFilterChanges',
-  'eth_getFilterLogs',
-  'eth_newBlockFilter',
-  'eth_newPendingTransactionFilter',
-]);
-
 /** Every other method the relay v0.69.3 serves: answered with an error that names the relay. */
 const RELAY_METHODS = new Set(
   [

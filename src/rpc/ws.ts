@@ -34,7 +34,6 @@ import { type Measure, type RpcId, dispatch, requestIdOf } from './dispatch.ts';
 import type { RpcMetrics } from './metrics.ts';
 import { type Chunk, answerError, batchChunks, deferredChunks, single } from './envelope.ts';
 import { RpcError, rpcErrors } from './errors.ts';
-import { NOT_IN_BATCH } from './methods.ts';
 import type { RpcNetworks } from './networks.ts';
 import { type Connection, subscribeRequest } from './wsSubscribe.ts';
 import { isClientGone, wsWriter } from './wsWriter.ts';
@@ -95,14 +94,9 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
             : app.log.error({ err }, 'rpc websocket answer failed'),
         () => tookBytes(request.socket as Socket),
       );
-      const answerOne = async (item: unknown, inBatch: boolean): Promise<AsyncGenerator<Chunk>> => {
+      const answerOne = async (item: unknown): Promise<AsyncGenerator<Chunk>> => {
         const requestId = `${requestIdPrefix}-${++requests}`;
         const method = typeof item === 'object' && item !== null ? (item as { method?: unknown }).method : undefined;
-        // in a batch the ws-server refuses these before any other check of the item (its id as given)
-        if (inBatch && typeof method === 'string' && NOT_IN_BATCH.has(method) && 'id' in (item as object)) {
-          measure(method)(-32007);
-          return single(answerError(requestIdOf(item), rpcErrors.notInBatch(method), requestId));
-        }
         if (typeof method === 'string' && !WS_METHODS.has(method) && isRequest(item)) {
           measure(method)(-32601);
           const id = requestIdOf(item);
@@ -114,7 +108,7 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
           done(Number(/^\{"error":\{"code":(-?\d+)/.exec(text)?.[1] ?? NaN) || 'ok');
           return single(text);
         }
-        return deferredChunks(await dispatch(item, context, inBatch, measure), requestId);
+        return deferredChunks(await dispatch(item, context, measure), requestId);
       };
       const answerMessage = async (data: Buffer): Promise<void> => {
         let message: unknown;
@@ -129,13 +123,13 @@ export function registerRpcWebSocket(app: FastifyInstance, networks: RpcNetworks
           refused(-32600);
           return writer.answer(single(JSON.stringify({ code: -32600, message: 'Invalid request' })));
         }
-        if (!Array.isArray(message)) return writer.answer(await answerOne(message, false));
+        if (!Array.isArray(message)) return writer.answer(await answerOne(message));
         // an empty batch: one Invalid Request, as JSON-RPC 2.0 answers it (as over HTTP)
         if (message.length === 0) {
           refused(-32600);
           return writer.answer(single(answerError(null, rpcErrors.invalidRequest(), '')));
         }
-        const answers = await Promise.all(message.map((item) => answerOne(item, true)));
+        const answers = await Promise.all(message.map((item) => answerOne(item)));
         return writer.answer(batchChunks(answers));
       };
       // at most rpc.ws.maxInFlight messages answered at once; while that many wait, the connection is

@@ -60,6 +60,10 @@ test('rpc difftest: the differences kept on purpose are named, any other is not 
   const version = { jsonrpc: '2.0', id: 3, method: 'net_version', params: {} };
   const relayVersion = reply('[{"error":{"code":-32603,"message":"[Request ID: x] Error invoking RPC: rpcParams is not iterable"},"jsonrpc":"2.0","id":3}]');
   assert.equal(keptDifference([version], relayVersion, reply('[{"result":"295","jsonrpc":"2.0","id":3}]'), false), 'relay-params-not-iterable');
+  // a filter method in a batch: the relay's -32007, this endpoint's answer
+  const newFilter = { jsonrpc: '2.0', id: 4, method: 'eth_newFilter', params: [{}] };
+  const refusedInBatch = reply('[{"error":{"code":-32007,"message":"Method eth_newFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":4}]');
+  assert.equal(keptDifference([newFilter], refusedInBatch, reply('[{"result":"0x25937bc28f57728fa77c8d1339c1dd96","jsonrpc":"2.0","id":4}]'), false), 'filter-in-batch');
   // the same answers for another request are a difference
   assert.equal(keptDifference([chain], reply('[]'), invalid(null), false), undefined);
   assert.equal(keptDifference(chain, reply(chainAnswer), reply('{"jsonrpc":"2.0","id":2,"result":"0x128"}'), false), undefined);

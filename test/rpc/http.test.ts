@@ -185,9 +185,10 @@ test('unknown and relay-only methods, requests that are not JSON-RPC 2.0, batche
   assert.equal((await post(served.base, { jsonrpc: '2.0', method: 'eth_chainId' })).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
   const batch = await post(served.base, [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { jsonrpc: '2.0', id: 2, method: 'eth_newBlockFilter' }, 7]);
   assert.equal(batch.status, 200);
-  assert.equal(
+  // a filter method in a batch is answered as alone (the relay: -32007; docs/compatibility.md)
+  assert.match(
     batch.text,
-    '[{"result":"0x12a","jsonrpc":"2.0","id":1},{"error":{"code":-32007,"message":"Method eth_newBlockFilter is not permitted as part of batch requests"},"jsonrpc":"2.0","id":2},{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}]',
+    /^\[\{"result":"0x12a","jsonrpc":"2\.0","id":1\},\{"result":"0x[0-9a-f]{32}","jsonrpc":"2\.0","id":2\},\{"error":\{"message":"Invalid Request","code":-32600\},"jsonrpc":"2\.0","id":null\}\]$/,
   );
   // an empty batch: one Invalid Request, not `[]` (JSON-RPC 2.0; the relay answers `[]`: docs/compatibility.md)
   assert.equal((await post(served.base, [])).text, '{"error":{"message":"Invalid Request","code":-32600},"jsonrpc":"2.0","id":null}');
