@@ -89,5 +89,8 @@ test('JSON-RPC attacks (issue 58): 21,500 addresses, batches, eth_newFilter afte
   assert.deepEqual(failures, []);
   // answered by the JSON-RPC layer: 200, or 400/413/415 for envelopes refused before any method ran
   assert.ok([...statuses.keys()].every((status) => [200, 400, 413, 415].includes(status)), JSON.stringify([...statuses]));
-  assert.ok((statuses.get(200) ?? 0) > 100, JSON.stringify([...statuses]));
+  assert.ok((statuses.get(200) ?? 0) >= 10, JSON.stringify([...statuses]));
+  // the batch of 100 eth_newFilter is answered (filter methods are, in a batch) and takes the client's
+  // rpc.maxFiltersPerClient: each of the 150 eth_newFilter after it is refused -32005 (400), none dropped
+  assert.ok((statuses.get(400) ?? 0) >= 150, JSON.stringify([...statuses]));
 });
