@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config/config.ts';
 import { redisOptions } from '../http/cache/redisTier.ts';
 import { rpcErrors } from './errors.ts';
+import { Counts } from '../http/server/load/counts.ts';
 
 /** A filter as the relay keeps one: its type, its parameters, the block it was last asked up to (and, in Redis, its client). */
 export interface StoredFilter {
@@ -65,7 +66,7 @@ interface Entry {
 /** The filters of one process: a Map (no LRU: nothing is evicted), swept of expired filters. */
 export class LocalFilters implements FilterStore {
   private readonly filters = new Map<string, Entry>();
-  private readonly perClient = new Map<string, number>();
+  private readonly perClient = new Counts();
   private readonly timer: NodeJS.Timeout;
   private lastSweep = -Infinity;
 
@@ -84,7 +85,7 @@ export class LocalFilters implements FilterStore {
 
   /** Filters of one client installed. */
   countOf(client: string): number {
-    return this.perClient.get(client) ?? 0;
+    return this.perClient.of(client);
   }
 
   /** Removes every expired filter; how many. */
@@ -103,9 +104,7 @@ export class LocalFilters implements FilterStore {
 
   private remove(id: string, entry: Entry): void {
     this.filters.delete(id);
-    const left = this.countOf(entry.client) - 1;
-    if (left > 0) this.perClient.set(entry.client, left);
-    else this.perClient.delete(entry.client);
+    this.perClient.remove(entry.client);
   }
 
   /** The entry while it lives (an expired one is removed on sight). */
@@ -129,7 +128,7 @@ export class LocalFilters implements FilterStore {
     if (this.countOf(client) >= maxFiltersPerClient) throw rpcErrors.tooManyFilters(maxFiltersPerClient);
     if (this.filters.size >= maxFilters) throw rpcErrors.filterTableFull(maxFilters);
     this.filters.set(id, { filter, client, expires: this.now() + filterTtlMs });
-    this.perClient.set(client, this.countOf(client) + 1);
+    this.perClient.add(client);
   }
 
   async set(id: string, filter: StoredFilter) {

@@ -2,7 +2,7 @@
  * Counts by key (a client address, most often) that forget a key when its count is back to zero,
  * so that a client that came and went leaves nothing behind. The caps per client keep one each:
  * connections (connectionCap.ts), a forwarded client's requests (clientCap.ts), streams
- * (streams/limits.ts), WebSockets (rpc/ws.ts).
+ * (streams/limits.ts), WebSockets (rpc/ws.ts), JSON-RPC filters (rpc/filterStore.ts).
  */
 export class Counts<K = string> {
   private readonly counts = new Map<K, number>();
@@ -22,6 +22,11 @@ export class Counts<K = string> {
     const left = this.of(key) - 1;
     if (left <= 0) this.counts.delete(key);
     else this.counts.set(key, left);
+  }
+
+  /** Forgets every key. */
+  clear(): void {
+    this.counts.clear();
   }
 
   /** Keys counted now (each with a count above 0). */

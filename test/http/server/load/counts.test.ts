@@ -16,4 +16,7 @@ test('counts by key: up and down, a key at zero forgotten, never below zero', ()
   counts.remove('::1'); // one release too many: still 0, nothing kept
   counts.remove('127.0.0.2');
   assert.deepEqual([counts.of('127.0.0.2'), counts.of('::1'), counts.size], [0, 0, 0]);
+  counts.add('127.0.0.3');
+  counts.clear();
+  assert.deepEqual([counts.of('127.0.0.3'), counts.size], [0, 0]);
 });
