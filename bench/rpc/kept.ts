@@ -27,17 +27,23 @@ function parsedRequest(request: Json): Json {
   }
 }
 
-/** A filter's topics in an eth_getLogs / eth_newFilter / eth_subscribe request. */
-function topicsOf(request: Json): unknown[] | undefined {
+/** The filter object of an eth_getLogs / eth_newFilter / eth_subscribe request. */
+function filterOf(request: Json): Record<string, unknown> | undefined {
   if (!isObject(request) || !Array.isArray(request.params)) return undefined;
-  const filter = request.method === 'eth_subscribe' ? request.params[1] : request.params[0];
-  return isObject(filter) && Array.isArray(filter.topics) ? filter.topics : undefined;
+  const filter: Json = request.method === 'eth_subscribe' ? request.params[1] : request.params[0];
+  return isObject(filter) ? filter : undefined;
 }
 
+/** A filter's topics. */
+function topicsOf(request: Json): unknown[] | undefined {
+  const topics = filterOf(request)?.topics;
+  return Array.isArray(topics) ? topics : undefined;
+}
+
+/** A filter's addresses, one or an array. */
 function addressesOf(request: Json): unknown[] {
-  if (!isObject(request) || !Array.isArray(request.params)) return [];
-  const filter = request.method === 'eth_subscribe' ? request.params[1] : request.params[0];
-  if (!isObject(filter)) return [];
+  const filter = filterOf(request);
+  if (filter === undefined) return [];
   return Array.isArray(filter.address) ? filter.address : [filter.address];
 }
 
