@@ -325,6 +325,9 @@ export interface AttackBounds {
   keepRate: number;
 }
 
+/** Readers at or above this rate must not be cut. */
+export const keptFrom = (bounds: AttackBounds): number => Math.max(bounds.stallFloor, bounds.keepRate);
+
 /**
  * The rate under which a reader with the kernel's default receive buffer may be cut: a Linux
  * receiver that reads slowly acknowledges in steps of about its buffer, and the stall watch judges
@@ -354,7 +357,7 @@ export function attackProblems(report: AttackReport, bounds: AttackBounds, round
   for (const s of report.readers) {
     if (s.refused > 0) problems.push(`${s.refused} of ${s.readers} readers at ${s.rate} B/s got no 200 (${JSON.stringify(s.answers)})${at}: the stall watch was not tried on them`);
     if (s.failed > 0) problems.push(`${s.failed} of ${s.readers} readers at ${s.rate} B/s failed (no connection or an error)${at}`);
-    const keep = Math.max(bounds.stallFloor, bounds.keepRate);
+    const keep = keptFrom(bounds);
     if (s.rate >= keep && s.reset + s.closed > 0) {
       problems.push(`${s.reset + s.closed} of ${s.readers} readers at ${s.rate} B/s (at or above the ${keep} B/s they must be kept at) were cut, after ${s.cutAfterS.p50} s (median)${at}`);
     }

@@ -5,7 +5,7 @@
  * medians), the server's metrics of interest, and the verdict against the issue's targets. Tested in
  * test/bench/hostile.test.ts.
  */
-import type { AttackConfig } from './attacks.ts';
+import { type AttackBounds, type AttackConfig, receiveBufferRate } from './attacks.ts';
 import { type Fail, numberOptions } from './cli.ts';
 import type { OptionsConfig, Values } from './scenario.ts';
 import { SERVER_OPTIONS, serverTarget } from './serverOptions.ts';
@@ -92,7 +92,8 @@ export interface HostileOptions {
   backlogHours: number;
   spread: boolean;
   attacks: AttackConfig;
-  stallFloor: number;
+  /** What the slow readers are judged by: the server's floor, and the rate the default receive buffer allows. */
+  readerBounds: AttackBounds;
   settle: number;
   hold: number;
   after: number;
@@ -196,7 +197,7 @@ export function parseHostileOptions(values: Values<typeof HOSTILE_OPTIONS>, fail
     backlogHours: positive('backlog-hours', values['backlog-hours'], 6),
     spread: values.spread!,
     attacks,
-    stallFloor: positive('stall-floor', values['stall-floor'], 100),
+    readerBounds: { stallFloor: positive('stall-floor', values['stall-floor'], 100), keepRate: receiveBufferRate() },
     settle: atLeast('settle', values.settle, 5),
     hold: positive('hold', values.hold, 75),
     after: positive('after', values.after, 10),

@@ -103,7 +103,7 @@ import {
   verdict,
   watchedMetrics,
 } from '../lib/hostile.ts';
-import { type AttackReport, attackProblems, receiveBufferRate } from '../lib/attacks.ts';
+import { type AttackReport, attackProblems, keptFrom } from '../lib/attacks.ts';
 import { HostileProcess } from '../lib/hostileClient.ts';
 import { type LoadResult, preflight, runLoad } from '../lib/mixLoad.ts';
 import { ProcessSampler, type ProcessReport, processExists, sampleTree } from '../lib/proc.ts';
@@ -253,7 +253,7 @@ function printAttacks(reports: Array<AttackReport | undefined>, o: HostileOption
       for (const r of report.readers) {
         rows.push([String(r.rate), String(r.readers), rec(r.answers), String(r.reset), String(r.closed), `${f1(r.cutAfterS.p50)}/${f1(r.cutAfterS.max)}`, String(r.open), String(r.failed), f0(r.readRateP50), String(r.bytes)]);
       }
-      out.push(`\n== slow NDJSON readers${n(i)} from ${a.address ?? 'any address'} (${a.readerPath}); floor ${o.stallFloor} B/s: below it cut by the end of the hold; at or above ${Math.max(o.stallFloor, receiveBufferRate())} B/s (the default receive buffer read in 45 s) never cut`, table(rows, [2]));
+      out.push(`\n== slow NDJSON readers${n(i)} from ${a.address ?? 'any address'} (${a.readerPath}); floor ${o.readerBounds.stallFloor} B/s: below it cut by the end of the hold; at or above ${keptFrom(o.readerBounds)} B/s (the default receive buffer read in 45 s) never cut`, table(rows, [2]));
     }
     const r = report.readiness;
     if (r) {
@@ -487,7 +487,7 @@ async function main({ values, fail }: ScenarioArgs<typeof HOSTILE_OPTIONS>): Pro
       recovered,
     };
     const v = verdict(measured, o);
-    rounds.forEach((r, i) => r.attacks && v.problems.push(...attackProblems(r.attacks, { stallFloor: o.stallFloor, keepRate: receiveBufferRate() }, rounds.length > 1 ? `round ${i + 1}` : '')));
+    rounds.forEach((r, i) => r.attacks && v.problems.push(...attackProblems(r.attacks, o.readerBounds, rounds.length > 1 ? `round ${i + 1}` : '')));
     const rss: Rss = {
       ...(rssBefore !== undefined ? { before: rssBefore } : {}),
       ...(rssAfter !== undefined ? { after: rssAfter } : {}),

@@ -67,11 +67,11 @@ test('options: defaults, and the issue\'s attack unless told otherwise', () => {
     idle: 0, slowloris: 0, slowlorisEveryMs: 10_000, slowReaders: 0, readRates: [1000, 10], readerPath: '', address: '127.0.0.9',
     reconnectMs: 100, maxConnects: 200_000, readinessMs: 250, probeAddress: '127.0.0.3', probeTimeoutMs: 5000,
   });
-  assert.equal(o.stallFloor, 100);
+  assert.equal(o.readerBounds.stallFloor, 100);
   const attack = options('--ndjson', '0', '--events', '0', '--idle', '1000', '--slowloris', '1000', '--slowloris-every', '5', '--slow-readers', '4',
     '--read-rate', '50', '--read-rate', '5000', '--attacker-address', '127.0.0.7', '--readiness-ms', '0', '--stall-floor', '200');
   assert.deepEqual(
-    [attack.attacks.idle, attack.attacks.slowloris, attack.attacks.slowlorisEveryMs, attack.attacks.slowReaders, attack.attacks.readRates, attack.attacks.address, attack.attacks.readinessMs, attack.stallFloor],
+    [attack.attacks.idle, attack.attacks.slowloris, attack.attacks.slowlorisEveryMs, attack.attacks.slowReaders, attack.attacks.readRates, attack.attacks.address, attack.attacks.readinessMs, attack.readerBounds.stallFloor],
     [1000, 1000, 5000, 4, [50, 5000], '127.0.0.7', 0, 200],
   );
   assert.equal(options('--base', 'http://[::1]:5551').attacks.address, undefined);
